@@ -18,13 +18,13 @@ from pipeline.hexgrid.coords import (
     direction_names,
     distance,
     line,
-    line_with_ties,
     offset_to_axial,
     ring,
 )
 from pipeline.hexgrid.grid import HALF_HEX, HexGrid, Hexside
 from pipeline.hexgrid.layout import Layout
 from pipeline.hexgrid.numbering import STAGGERS, Numbering
+from pipeline.hexgrid.sightline import SightLine, sight_line
 
 __all__ = [
     "AXIAL_DIRECTIONS",
@@ -40,7 +40,8 @@ __all__ = [
     "direction_names",
     "distance",
     "line",
-    "line_with_ties",
+    "SightLine",
+    "sight_line",
     "offset_to_axial",
     "ring",
 ]

@@ -17,16 +17,19 @@ from typing import NamedTuple
 
 __all__ = [
     "AXIAL_DIRECTIONS",
+    "SCALE",
     "Hex",
     "Orientation",
+    "Point",
     "axial_to_offset",
     "direction_names",
     "direction_vectors",
     "distance",
     "line",
-    "line_with_ties",
     "offset_to_axial",
     "ring",
+    "scaled_center",
+    "scaled_corners",
 ]
 
 
@@ -69,6 +72,37 @@ def direction_vectors(orientation: Orientation) -> tuple[tuple[int, int], ...]:
     """The axial step of each direction, in the order of :func:`direction_names`."""
     return AXIAL_DIRECTIONS if orientation is Orientation.FLAT else _POINTY_VECTORS
 
+Point = tuple[int, int]
+
+# Corners are computed from integers so that neighbouring hexes share them
+# bit for bit (2/3 computed two ways differs in the last place, and GEOS then
+# sees slivers): pitch units are scaled by 6 and 2 (flat) or 2 and 6 (pointy).
+# Corner offsets run clockwise on screen; side i joins corner[i-1] and corner[i]
+# and faces direction i of the orientation's direction order.
+_FLAT = ((2, -1), (4, 0), (2, 1), (-2, 1), (-4, 0), (-2, -1))
+_POINTY = ((1, -2), (1, 2), (0, 4), (-1, 2), (-1, -2), (0, -4))
+
+
+SCALE: dict[Orientation, tuple[int, int]] = {
+    Orientation.FLAT: (6, 2),
+    Orientation.POINTY: (2, 6),
+}
+
+
+def scaled_center(h: Hex, orientation: Orientation) -> Point:
+    """Hex centre in integer units: pitch units times ``SCALE[orientation]``."""
+    if orientation is Orientation.FLAT:
+        return 6 * h.q, 2 * h.r + h.q
+    return 2 * h.q + h.r, 6 * h.r
+
+
+def scaled_corners(h: Hex, orientation: Orientation) -> list[Point]:
+    """Hex corners in the same integer units; neighbours share them exactly."""
+    cx, cy = scaled_center(h, orientation)
+    offsets = _FLAT if orientation is Orientation.FLAT else _POINTY
+    return [(cx + dx, cy + dy) for dx, dy in offsets]
+
+
 
 def distance(a: Hex, b: Hex) -> int:
     """Number of hex steps between two hexes.
@@ -105,38 +139,26 @@ def _cube_round(q: float, r: float) -> Hex:
     return Hex(int(rq), int(rr))
 
 
-def line_with_ties(a: Hex, b: Hex) -> list[tuple[Hex, ...]]:
-    """The hexes a straight line from centre to centre passes, step by step.
-
-    Each step is one hex, or two hexes when the line runs exactly along the
-    hexside between them (line-of-sight rules decide what such a tie means).
-    The line is taken on the regular lattice the printed map shows.
-    """
-    n = distance(a, b)
-    if n == 0:
-        return [(a,)]
-    eps = 1e-6
-    steps: list[tuple[Hex, ...]] = []
-    for i in range(n + 1):
-        t = i / n
-        q = a.q + (b.q - a.q) * t
-        r = a.r + (b.r - a.r) * t
-        # Nudge both ways: equal results mean the point is inside one hex.
-        h1 = _cube_round(q + eps, r + eps * 2)
-        h2 = _cube_round(q - eps, r - eps * 2)
-        steps.append((h1,) if h1 == h2 else tuple(sorted((h1, h2))))
-    return steps
-
-
 def line(a: Hex, b: Hex) -> list[Hex]:
-    """The hexes on a straight line between two centres, one per step.
+    """A shortest grid path that follows the straight line between two centres.
 
-    Ties (the line runs along a hexside) are broken the same way every time.
+    One hex per step (``distance + 1`` hexes), ties broken the same way every
+    time. For line of sight, which needs every hex and hexside the drawn line
+    touches, use :func:`pipeline.hexgrid.sight_line`.
 
     >>> line(Hex(0, 0), Hex(3, 0))
     [Hex(q=0, r=0), Hex(q=1, r=0), Hex(q=2, r=0), Hex(q=3, r=0)]
     """
-    return [step[0] for step in line_with_ties(a, b)]
+    n = distance(a, b)
+    if n == 0:
+        return [a]
+    # A tiny fixed nudge sends points that fall on a hexside to the same side
+    # every time.
+    eps = 1e-6
+    return [
+        _cube_round(a.q + (b.q - a.q) * i / n + eps, a.r + (b.r - a.r) * i / n + 2 * eps)
+        for i in range(n + 1)
+    ]
 
 
 def offset_to_axial(col: int, row: int, orientation: Orientation, shifted: int) -> Hex:

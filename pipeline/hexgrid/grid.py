@@ -7,6 +7,7 @@ when an image is involved, its pixel :class:`Layout`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,10 +27,12 @@ from pipeline.hexgrid.coords import (
     direction_vectors,
     distance,
     line,
-    line_with_ties,
     offset_to_axial,
+    scaled_corners,
+    SCALE,
 )
-from pipeline.hexgrid.layout import Layout, unit_corners
+from pipeline.hexgrid.sightline import SightLine, sight_line
+from pipeline.hexgrid.layout import Layout
 from pipeline.hexgrid.numbering import STAGGERS, Numbering
 
 __all__ = ["HexGrid", "Hexside"]
@@ -82,7 +85,12 @@ class HexGrid:
     layout: Layout | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "orientation", Orientation(self.orientation))
+        try:
+            object.__setattr__(self, "orientation", Orientation(self.orientation))
+        except ValueError:
+            raise GridError(
+                f"unknown orientation {self.orientation!r}: use 'flat' or 'pointy'"
+            ) from None
         if self.numbering.stagger not in STAGGERS[self.orientation]:
             raise GridError(
                 f"stagger {self.numbering.stagger!r} does not suit a {self.orientation.value}-top"
@@ -94,7 +102,9 @@ class HexGrid:
         self.numbering.format(*self.numbering.from_lattice(self.cols - 1, self.rows - 1))
         self.numbering.format(*self.numbering.from_lattice(0, 0))
         for hex_id in self.exclude:
-            self.hex(hex_id)
+            c, r = self.offset(self.hex(hex_id))
+            if not (0 <= c < self.cols and 0 <= r < self.rows):
+                raise GridError(f"excluded hex {hex_id!r} is outside {self.describe_extent()}")
 
     # -- ids ------------------------------------------------------------------------
 
@@ -163,7 +173,7 @@ class HexGrid:
 
     def direction_index(self, direction: int | str) -> int:
         """Index (0-5) of a direction given by index or name."""
-        if isinstance(direction, int) and 0 <= direction < 6:
+        if isinstance(direction, int) and not isinstance(direction, bool) and 0 <= direction < 6:
             return direction
         if isinstance(direction, str) and direction.upper() in self.direction_names:
             return self.direction_names.index(direction.upper())
@@ -205,7 +215,10 @@ class HexGrid:
 
     distance = staticmethod(distance)
     line = staticmethod(line)
-    line_with_ties = staticmethod(line_with_ties)
+
+    def sight_line(self, a: Hex, b: Hex) -> SightLine:
+        """Every hex and hexside the straight line between two centres passes."""
+        return sight_line(a, b, self.orientation)
 
     # -- hexsides -------------------------------------------------------------------
 
@@ -229,9 +242,12 @@ class HexGrid:
 
     def hexside_id(self, side: Hexside) -> str:
         """Printed name: ``0303/0304``, or ``0101/N`` where one hex is off the map."""
+        if not self.adjacent(side.a, side.b):
+            raise GridError(f"{self._name(side.a)} and {self._name(side.b)} are not adjacent")
         a_on, b_on = self.contains(side.a), self.contains(side.b)
         if a_on and b_on:
-            return f"{self.id(side.a)}/{self.id(side.b)}"
+            # Lower printed id first, so descending maps read naturally too.
+            return "/".join(sorted((self.id(side.a), self.id(side.b))))
         inner, outer = (side.a, side.b) if a_on else (side.b, side.a)
         if not self.contains(inner):
             raise GridError(f"hexside {side} touches no hex on the map")
@@ -274,12 +290,11 @@ class HexGrid:
         if not hexes:
             return np.empty(0, dtype=object)
         lay = self._layout
-        q = np.array([h.q for h in hexes], dtype=float)
-        r = np.array([h.r for h in hexes], dtype=float)
-        u, v = (q, r + q / 2) if self.orientation is Orientation.FLAT else (q + r / 2, r)
-        corners = np.array(unit_corners(self.orientation))
-        cu = u[:, None] + corners[None, :, 0]
-        cv = v[:, None] + corners[None, :, 1]
+        # Integer corners, divided once, so neighbours share corners bit for bit.
+        corners = np.array([scaled_corners(h, self.orientation) for h in hexes], dtype=np.int64)
+        su, sv = SCALE[self.orientation]
+        cu = corners[:, :, 0] / su
+        cv = corners[:, :, 1] / sv
         a, b, c, d = lay.matrix
         xs = lay.x0 + a * cu + b * cv
         ys = lay.y0 + c * cu + d * cv
@@ -289,7 +304,8 @@ class HexGrid:
     def hexside_endpoints(self, side: Hexside) -> tuple[tuple[float, float], tuple[float, float]]:
         """Pixel end points of a hexside (the two corners its hexes share)."""
         d = self.direction(side.a, side.b)
-        assert d is not None
+        if d is None:
+            raise GridError(f"{self._name(side.a)} and {self._name(side.b)} are not adjacent")
         corners = self.corners(side.a)
         return corners[d - 1], corners[d]
 
@@ -299,6 +315,8 @@ class HexGrid:
 
     def hex_at(self, x: float, y: float) -> Hex:
         """The hex (on the lattice, maybe off the map) holding a pixel position."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise GridError(f"pixel position ({x}, {y}) is not a finite number")
         q, r = self._layout.hex_at(np.array([x], float), np.array([y], float), self.orientation)
         return Hex(int(q[0]), int(r[0]))
 
@@ -333,7 +351,7 @@ class HexGrid:
         if on_map_only:
             candidates = [h for h in candidates if h in self._on_map]
         share = self.coverage(candidates, region)
-        keep = share >= min_fraction - _AREA_TOLERANCE
+        keep = (share > 0) & (share >= min_fraction - _AREA_TOLERANCE)
         return sorted(h for h, k in zip(candidates, keep, strict=True) if k)
 
     def partial_hexes(self, width: float, height: float) -> list[Hex]:

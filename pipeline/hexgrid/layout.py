@@ -15,24 +15,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.errors import GridError
-from pipeline.hexgrid.coords import Hex, Orientation
+from pipeline.hexgrid.coords import SCALE, Hex, Orientation, scaled_corners
 
 __all__ = ["Layout"]
 
 Matrix = tuple[float, float, float, float]
-
-# Corners of a hex with unit column pitch and unit row pitch, clockwise on
-# screen (y down). Side i of the direction order runs corner[i-1] -> corner[i].
-_FLAT_CORNERS = ((1 / 3, -1 / 2), (2 / 3, 0.0), (1 / 3, 1 / 2),
-                 (-1 / 3, 1 / 2), (-2 / 3, 0.0), (-1 / 3, -1 / 2))
-_POINTY_CORNERS = ((1 / 2, -1 / 3), (1 / 2, 1 / 3), (0.0, 2 / 3),
-                   (-1 / 2, 1 / 3), (-1 / 2, -1 / 3), (0.0, -2 / 3))
-
-
-def unit_corners(orientation: Orientation) -> tuple[tuple[float, float], ...]:
-    """Corners in pitch units, in the order whose pairs bound the six sides."""
-    return _FLAT_CORNERS if orientation is Orientation.FLAT else _POINTY_CORNERS
-
 
 @dataclass(frozen=True)
 class Layout:
@@ -108,8 +95,8 @@ class Layout:
 
     def corners(self, h: Hex, orientation: Orientation) -> list[tuple[float, float]]:
         """The six pixel corners of a hex, clockwise on screen."""
-        u0, v0 = self._units(h.q, h.r, orientation)
-        return [self.to_pixel(u0 + cu, v0 + cv) for cu, cv in unit_corners(orientation)]
+        su, sv = SCALE[orientation]
+        return [self.to_pixel(cu / su, cv / sv) for cu, cv in scaled_corners(h, orientation)]
 
     def fractional_axial(
         self, x: NDArray[np.float64], y: NDArray[np.float64], orientation: Orientation

@@ -79,6 +79,10 @@ class Numbering:
             raise GridError("col_digits and row_digits must be at least 1")
         if any(ch.isdigit() for ch in self.prefix + self.separator):
             raise GridError("a board prefix or separator may not contain digits")
+        if "/" in self.prefix + self.separator:
+            raise GridError(
+                "a board prefix or separator may not contain '/' (hexside names use it)"
+            )
         if self.separator:
             body = r"(\d+)" + re.escape(self.separator) + r"(\d+)"
         else:
@@ -88,7 +92,9 @@ class Numbering:
                 else (self.col_digits, self.row_digits)
             )
             body = rf"(\d{{{first}}})(\d{{{second}}})"
-        object.__setattr__(self, "_pattern", re.compile(re.escape(self.prefix) + body))
+        object.__setattr__(
+            self, "_pattern", re.compile(re.escape(self.prefix) + body, re.ASCII)
+        )
 
     # -- printed numbers <-> text ------------------------------------------------
 
@@ -112,7 +118,11 @@ class Numbering:
         if m is None:
             raise GridError(f"{text!r} is not a hex id of the form {self.example()!r}")
         a, b = int(m.group(1)), int(m.group(2))
-        return (b, a) if self.row_first else (a, b)
+        col, row = (b, a) if self.row_first else (a, b)
+        if self.separator and self.format(col, row) != text:
+            # One printed spelling per hex: '4.21' is not '04.21'.
+            raise GridError(f"{text!r} is not written as printed: {self.format(col, row)!r}")
+        return col, row
 
     def example(self) -> str:
         """An example id in this scheme (the top-left hex)."""

@@ -1,0 +1,48 @@
+"""The public surface is deliberate: adding or removing a public name fails here."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+SURFACE = {
+    "pipeline": {
+        "BocageError", "DataError", "GridError", "ImageError", "ManifestError",
+        "ModuleError", "__version__",
+    },
+    "pipeline.errors": {
+        "BocageError", "DataError", "GridError", "ImageError", "ManifestError",
+        "ModuleError", "did_you_mean",
+    },
+    "pipeline.hexgrid": {
+        "AXIAL_DIRECTIONS", "HALF_HEX", "STAGGERS", "Hex", "HexGrid", "Hexside", "Layout",
+        "Numbering", "Orientation", "axial_to_offset", "direction_names", "distance", "line",
+        "SightLine", "offset_to_axial", "ring", "sight_line",
+    },
+    "pipeline.cli": {"cli", "main"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(SURFACE))
+def test_all_is_exactly_the_documented_surface(module):
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) == SURFACE[module]
+    for name in mod.__all__:
+        assert hasattr(mod, name), f"{module}.{name} is in __all__ but missing"
+
+
+def test_every_error_is_a_bocage_error():
+    import pipeline.errors as e
+
+    for name in ("DataError", "GridError", "ImageError", "ManifestError", "ModuleError"):
+        assert issubclass(getattr(e, name), e.BocageError)
+
+
+def test_library_does_not_import_click():
+    import sys
+
+    importlib.import_module("pipeline.hexgrid")
+    for name, module in list(sys.modules.items()):
+        if name.startswith("pipeline.") and not name.startswith("pipeline.cli"):
+            assert "click" not in getattr(module, "__dict__", {}), name
