@@ -16,8 +16,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
+# The bundled sample: an illustrative Omaha sector (maps/demo, counters/demo).
+# Later stages (digitize, counters, aids, vassal, rules) join here as they land.
 demo: $(STAMP)
-	$(VENV)/bin/bocage demo
+	@echo "== bocage demo: checking the bundled sample game =="
+	$(VENV)/bin/bocage check maps/demo counters/demo
+	@echo "== done: the sample data loads and agrees with itself; nothing is written yet =="
 
 test: $(STAMP)
 	$(PY) -m mypy

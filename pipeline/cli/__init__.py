@@ -1,0 +1,59 @@
+"""The ``bocage`` command: a thin shell over the library.
+
+Exit codes: 0 all is well, 1 findings (a check that found problems), 2 bad
+usage or bad input (one line on stderr names the file, the place and the fix).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from pipeline import __version__
+from pipeline.cli.check import check
+from pipeline.cli.planned import PLANNED, planned_command
+from pipeline.errors import BocageError
+
+__all__ = ["cli", "main"]
+
+
+class _Bocage(click.Group):
+    """The root group: turns the library's errors into one line and exit 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BocageError as exc:
+            click.echo(f"bocage: {exc}", err=True)
+            ctx.exit(2)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        # Pipeline order reads better than alphabetical order in --help.
+        order = ["check", *PLANNED]
+        return [n for n in order if n in self.commands]
+
+
+@click.group(cls=_Bocage, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="bocage")
+def cli() -> None:
+    """Digital editions of hex-and-counter wargames.
+
+    Turn a paper map, a counter sheet and a rulebook into checked game data, counters,
+    play aids and a VASSAL module, and check moves against the rules. Every stage reads
+    and writes plain files (JSON, CSV, images) with published JSON Schemas in schemas/.
+
+    \b
+    Start with:  bocage check maps/demo counters/demo
+    Exit codes:  0 ok, 1 findings, 2 bad usage or bad input.
+    """
+
+
+cli.add_command(check)
+for _name in PLANNED:
+    cli.add_command(planned_command(_name))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="bocage")

@@ -1,0 +1,110 @@
+"""The data model: map data, rules profiles, unit and marker manifests, scenarios, positions.
+
+Every file bocage reads is loaded here into typed, immutable classes, with
+errors that name the file, the place and the fix on one line
+(``maps/demo/map.json: hexes.0421.terrain[1]: unknown terrain 'wods' (did you
+mean 'woods'?)``). JSON documents say what they are in ``kind``; CSV manifests
+are told apart by their header. Each kind has a JSON Schema in ``schemas/``
+generated from these classes (``python -m pipeline.model.schema schemas/``).
+
+>>> from pipeline.model import load_map
+>>> from pathlib import Path
+>>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> demo.terrain_of("2417"), demo.board_for("0421").name
+(['rough'], 'omaha')
+"""
+
+from pipeline.model.check import Checked, check_file, check_game_dir, load_file
+from pipeline.model.documents import dumps, read_json, save_json
+from pipeline.model.manifest import (
+    MARKER_KINDS,
+    UNIT_FLAGS,
+    UNIT_SIZES,
+    UNIT_TYPES,
+    MarkerManifest,
+    MarkerSpec,
+    UnitManifest,
+    UnitSpec,
+    load_markers,
+    load_units,
+    markers_from_text,
+    units_from_text,
+)
+from pipeline.model.mapdata import (
+    Board,
+    GridSpec,
+    HexEntry,
+    HexsideEntry,
+    LayoutSpec,
+    Location,
+    MapData,
+    MapEdge,
+    NumberingSpec,
+    load_map,
+    map_from_data,
+)
+from pipeline.model.position import (
+    Position,
+    PositionMarker,
+    PositionUnit,
+    load_position,
+    position_from_data,
+)
+from pipeline.model.rulesprofile import (
+    CombatEffect,
+    Cost,
+    RulesProfile,
+    TerrainRule,
+    cost_is_unknown,
+    load_rules,
+    rules_from_data,
+)
+from pipeline.model.scenario import Scenario, load_scenario, scenario_from_data
+
+__all__ = [
+    "MARKER_KINDS",
+    "UNIT_FLAGS",
+    "UNIT_SIZES",
+    "UNIT_TYPES",
+    "Board",
+    "Checked",
+    "CombatEffect",
+    "Cost",
+    "GridSpec",
+    "HexEntry",
+    "HexsideEntry",
+    "LayoutSpec",
+    "Location",
+    "MapData",
+    "MapEdge",
+    "MarkerManifest",
+    "MarkerSpec",
+    "NumberingSpec",
+    "Position",
+    "PositionMarker",
+    "PositionUnit",
+    "RulesProfile",
+    "Scenario",
+    "TerrainRule",
+    "UnitManifest",
+    "UnitSpec",
+    "check_file",
+    "check_game_dir",
+    "cost_is_unknown",
+    "dumps",
+    "load_file",
+    "load_map",
+    "load_markers",
+    "load_position",
+    "load_rules",
+    "load_scenario",
+    "load_units",
+    "map_from_data",
+    "markers_from_text",
+    "position_from_data",
+    "read_json",
+    "rules_from_data",
+    "save_json",
+    "scenario_from_data",
+    "units_from_text",
+]

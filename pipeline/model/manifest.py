@@ -1,0 +1,486 @@
+"""Unit and marker manifests: CSV files, one counter (or marker kind) a row.
+
+Counter makers keep these in spreadsheets, so they are CSV and forgiving where
+it costs nothing (a byte-order mark, spaces around values, blank lines) and
+strict where a slip would print a wrong counter: unknown columns, unknown unit
+types, sizes or flags, text in a number column, duplicate ids. Every error is
+a :class:`ManifestError` naming the file and the CSV line (the header is line
+1): ``units.csv:12: unknown unit type 'armr' (did you mean 'armor'?)``.
+
+An empty cell means "not given by the rulebook" (``None``); counters print
+``?`` there rather than invent a value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
+
+from pipeline.errors import ManifestError, did_you_mean
+from pipeline.model.base import SIGNED_NUMBER_PATTERN, Invalid, Model, Name, Note
+from pipeline.model.documents import read_text
+from pipeline.model.translate import describe, one_line, translate_error
+
+__all__ = [
+    "MARKER_COLUMNS",
+    "MARKER_KINDS",
+    "UNIT_COLUMNS",
+    "UNIT_FLAGS",
+    "UNIT_SIZES",
+    "UNIT_TYPES",
+    "MarkerManifest",
+    "MarkerSpec",
+    "UnitManifest",
+    "UnitSpec",
+    "load_markers",
+    "load_units",
+    "markers_from_text",
+    "sniff_manifest",
+    "units_from_text",
+]
+
+UNIT_COLUMNS = (
+    "id", "name", "side", "nationality", "type", "size", "formation", "class",
+    "attack", "defence", "range", "movement", "strength",
+    "back_attack", "back_defence", "back_range", "back_movement", "back_strength",
+    "steps", "flags", "setup_hex", "arrival_turn", "notes",
+)
+_UNIT_REQUIRED = ("id", "side", "type")
+_UNIT_NUMBERS = frozenset({
+    "attack", "defence", "range", "movement", "strength",
+    "back_attack", "back_defence", "back_range", "back_movement", "back_strength",
+})
+_UNIT_WHOLE = frozenset({"steps", "arrival_turn"})
+
+# Unit types: the symbol in the counter's type box (000 §10.3, 003 §2.3.2, 002).
+UNIT_TYPES: Mapping[str, str] = {
+    "infantry": "infantry",
+    "armor": "tank / panzer",
+    "mechanized": "mechanized composite (000 §10.3)",
+    "motorized": "motorized infantry",
+    "panzer_grenadier": "panzer grenadier (003 §5.3.1)",
+    "parachute": "parachute infantry (000 §10.3)",
+    "glider": "glider infantry (000 §10.3)",
+    "ranger": "ranger (000 §10.3)",
+    "commando": "commando (000 §10.3)",
+    "artillery": "artillery (001 §2.4.2)",
+    "sp_artillery": "self-propelled artillery",
+    "anti_tank": "anti-tank",
+    "sp_anti_tank": "self-propelled anti-tank (000 §10.3)",
+    "assault_gun": "assault gun (000 §10.3)",
+    "tank_destroyer": "tank destroyer",
+    "anti_aircraft": "anti-aircraft / flak (000 §10.3, 003 §2.3.2)",
+    "headquarters": "headquarters (003 §9.0)",
+    "recon": "reconnaissance",
+    "scout": "scout (002)",
+    "cavalry": "cavalry",
+    "armored_cavalry": "armoured cavalry (003 §5.3.2)",
+    "engineer": "engineer (002 Engineers)",
+    "machine_gun": "machine gun (002)",
+    "mortar": "mortar (002)",
+    "halftrack": "halftrack (002)",
+    "wagon": "wagon (002)",
+    "truck": "truck (002)",
+    "fortification": "fortification (001 §11.1.1, 002)",
+    "beach_defence": "beach defence unit (001 §6.0)",
+    "delay": "German delay unit (003 §15.0)",
+}
+UNIT_SIZES = (
+    "team", "squad", "section", "platoon", "company", "battalion", "regiment",
+    "brigade", "division", "corps", "army", "kampfgruppe",
+)
+# Printed or standing properties of a counter, with where the rules use them.
+UNIT_FLAGS: Mapping[str, str] = {
+    "mobile": "mobile unit (red box): moves in the Mobile Movement Phase, 000 §2.3, §5.5",
+    "no_zoc": "black hexagon: exerts no ZOC, 000 §6.0",
+    "artillery_parens": "attack strength in parentheses, used beyond the adjacent hex, 001 §2.4.2",
+    "reduced_start": "starts the game on its reduced side (003)",
+    "hq": "headquarters: no ZOC, free stacking, 003 §7.1, §9.2",
+    "flak": "Flak: no ZOC, moves as infantry, 003 §5.3.1, §7.1",
+    "delay": "German delay unit, 003 §15.0",
+    "ranger": "ranger: ignores EZOC, 000 §11.2.3; one hex a mechanized phase, 003 §5.3.7",
+    "commando": "commando: 000 §6.1 Exception; 003 §5.3.7",
+    "paratroop": "airborne unit",
+    "fortification": "fortification or beach defence unit: exerts a ZOC, no stacking value,"
+                     " 001 §6.0, §11.1.1",
+    "armored": "armoured vehicle: may overrun, armoured target (002)",
+    "halftrack": "halftrack: may not overrun armoured units (002 Overrun Attacks)",
+    "german_spa": "German SPA: may not overrun (002 Overrun Attacks)",
+    "bridge_layer": "bridge-laying tank: may enter stream hexes (002)",
+    "transport": "'C' at the top: may transport other units (002)",
+    "indirect_fire": "'M' or '(H)': may use indirect fire (002)",
+    "long_range": "'*' after the range: may fire beyond it at half strength (002)",
+    "independent_armored_brigade": "British independent armoured brigade, 003 §6.2",
+    "armored_cavalry": "US armoured cavalry regiment, 003 §6.2",
+    "seaborne": "may be seaborne when retreating, 000 §8.3",
+    "aa_flak": "German AA/Flak unit, 000 §15.0",
+}
+
+MARKER_COLUMNS = ("id", "kind", "side", "value", "count", "icon", "label", "notes")
+_MARKER_REQUIRED = ("id", "kind")
+MARKER_KINDS = (
+    "support_fire", "naval_support_fire", "beachhead", "game_turn", "supply_points",
+    "step_loss", "out_of_supply", "air_points", "naval_points", "delay", "control", "other",
+)
+
+
+def _number(value: Any) -> int | float | None:
+    # Keeps ints as ints (a counter prints 4, not 4.0); rejects bool, NaN, inf, < 0.
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if math.isfinite(value) and value >= 0:
+            return value
+    raise Invalid((), f"expected a number >= 0, got {describe(value)}")
+
+
+def _as_is(value: Any) -> Any:
+    return value  # ints stay ints when dumped (the union type would warn)
+
+
+Number = Annotated[
+    int | float | None,
+    PlainValidator(_number),
+    PlainSerializer(_as_is),
+    WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]}),
+]
+
+
+class UnitSpec(Model):
+    """One unit of a manifest: what its counter prints. ``None`` means not given."""
+
+    # "class" is a Python keyword: the field is unit_class, written "class" in files.
+    model_config = ConfigDict(**Model.model_config, populate_by_name=True)
+
+    id: str = Field(min_length=1)
+    name: str | None = None
+    side: Name
+    nationality: str | None = None
+    type: str = Field(json_schema_extra={"enum": list(UNIT_TYPES)})
+    size: str | None = Field(None, json_schema_extra={"enum": [*UNIT_SIZES, None]})
+    formation: str | None = None
+    unit_class: str | None = Field(None, alias="class",
+                                   description="rules unit class (leg, mobile...)")
+    attack: Number = None
+    defence: Number = None
+    range: Number = None
+    movement: Number = None
+    strength: Number = None
+    back_attack: Number = None
+    back_defence: Number = None
+    back_range: Number = None
+    back_movement: Number = None
+    back_strength: Number = None
+    steps: int | None = Field(None, ge=1)
+    flags: list[str] = Field([], json_schema_extra={"items": {"enum": list(UNIT_FLAGS)}})
+    setup_hex: str | None = None
+    arrival_turn: int | None = Field(None, ge=0)
+    notes: Note = ""
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        if value not in UNIT_TYPES:
+            raise Invalid((), f"unknown unit type '{value}'{_hint(value, UNIT_TYPES)}")
+        return value
+
+    @field_validator("size")
+    @classmethod
+    def _known_size(cls, value: str | None) -> str | None:
+        if value is not None and value not in UNIT_SIZES:
+            raise Invalid((), f"unknown unit size '{value}'{_hint(value, UNIT_SIZES)}")
+        return value
+
+    @field_validator("flags")
+    @classmethod
+    def _known_flags(cls, value: list[str]) -> list[str]:
+        for i, flag in enumerate(value):
+            if flag not in UNIT_FLAGS:
+                raise Invalid((i,), f"unknown flag '{flag}'{_hint(flag, UNIT_FLAGS)}")
+            if flag in value[:i]:
+                raise Invalid((i,), f"flag '{flag}' is given twice")
+        return value
+
+    def has(self, flag: str) -> bool:
+        """Whether the unit carries ``flag``."""
+        return flag in self.flags
+
+
+class MarkerSpec(Model):
+    """One kind of marker of a manifest, with how many the game has."""
+
+    id: str = Field(min_length=1)
+    kind: Literal[
+        "support_fire", "naval_support_fire", "beachhead", "game_turn", "supply_points",
+        "step_loss", "out_of_supply", "air_points", "naval_points", "delay", "control", "other",
+    ]
+    side: Name | None = None
+    value: str | None = Field(None, pattern=SIGNED_NUMBER_PATTERN)
+    count: int | None = Field(None, ge=1, description="how many the game has; empty: not given")
+    icon: str | None = None
+    label: str | None = None
+    notes: Note = ""
+
+
+Row = TypeVar("Row", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class _Manifest(Generic[Row]):
+    file: str
+    rows: tuple[Row, ...]
+    lines: Mapping[str, int] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def line_of(self, row_id: str) -> int | None:
+        """The CSV line a row was read from (``None`` for rows made in memory)."""
+        return self.lines.get(row_id)
+
+
+@dataclass(frozen=True)
+class UnitManifest(_Manifest[UnitSpec]):
+    """The units of a game, in file order."""
+
+    def get(self, unit_id: str) -> UnitSpec | None:
+        """The unit with this id, or ``None``."""
+        return next((u for u in self.rows if u.id == unit_id), None)
+
+    def ids(self) -> list[str]:
+        """Unit ids in file order."""
+        return [u.id for u in self.rows]
+
+
+@dataclass(frozen=True)
+class MarkerManifest(_Manifest[MarkerSpec]):
+    """The marker kinds of a game, in file order."""
+
+    def get(self, marker_id: str) -> MarkerSpec | None:
+        """The marker with this id, or ``None``."""
+        return next((m for m in self.rows if m.id == marker_id), None)
+
+    def total(self) -> int:
+        """How many marker counters the manifest adds up to (rows without a count excluded)."""
+        return sum(m.count or 0 for m in self.rows)
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def _hint(word: str, choices: Any) -> str:
+    """did-you-mean that also catches a change of case ('ID' -> 'id')."""
+    choices = list(choices)
+    lowered = {c.lower(): c for c in choices}
+    if word.lower() in lowered:
+        return f" (did you mean '{lowered[word.lower()]}'?)"
+    return did_you_mean(word, choices)
+
+
+def _header(
+    cells: list[str], file: str, columns: tuple[str, ...], required: tuple[str, ...]
+) -> list[str]:
+    names = [c.strip() for c in cells]
+    for i, name in enumerate(names):
+        if not name:
+            raise ManifestError(file, 1, None, f"column {i + 1} of the header has no name"
+                                " (a stray comma?)")
+        if name not in columns:
+            raise ManifestError(file, 1, name, f"unknown column '{name}'{_hint(name, columns)}")
+        if name in names[:i]:
+            raise ManifestError(file, 1, name, f"column '{name}' appears twice in the header")
+    for name in required:
+        if name not in names:
+            need = ", ".join(required)
+            raise ManifestError(file, 1, name, f"missing required column '{name}'"
+                                f" (the header must name at least {need})")
+    return names
+
+
+def _rows(text: str, file: str) -> Iterator[tuple[int, list[str]]]:
+    """CSV rows with the line each starts on; csv errors become ManifestErrors."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    start = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ManifestError(file, reader.line_num or start, None, f"bad CSV ({exc})") from None
+        yield start, row
+        start = reader.line_num + 1
+
+
+def _read(
+    text: str, file: str, columns: tuple[str, ...], required: tuple[str, ...]
+) -> Iterator[tuple[int, dict[str, str]]]:
+    rows = _rows(text.removeprefix("\ufeff"), file)
+    first = next(rows, None)
+    if first is None or not any(c.strip() for c in first[1]):
+        raise ManifestError(file, 1, None, "no header row: the first line must name the columns"
+                            f" ({', '.join(columns)})")
+    names = _header(first[1], file, columns, required)
+    for line, cells in rows:
+        if not any(c.strip() for c in cells):
+            continue  # blank line
+        if len(cells) != len(names):
+            raise ManifestError(file, line, None, f"row has {len(cells)} fields but the header"
+                                f" has {len(names)} (a missing or extra comma?)")
+        row = {n: c.strip() for n, c in zip(names, cells, strict=True)}
+        for name in required:
+            if not row[name]:
+                raise ManifestError(file, line, name, f"{name}: required, but the cell is empty")
+        yield line, row
+
+
+def _convert_unit(line: int, cells: dict[str, str], file: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, text in cells.items():
+        if name == "flags":
+            out[name] = [f.strip() for f in text.split(";") if f.strip()]
+        elif name == "notes":
+            out[name] = text
+        elif not text:
+            out[name] = None
+        elif name in _UNIT_NUMBERS:
+            out[name] = _parse_number(text, name, line, file, whole=False)
+        elif name in _UNIT_WHOLE:
+            out[name] = _parse_number(text, name, line, file, whole=True)
+        else:
+            out[name] = text
+    return out
+
+
+def _convert_marker(line: int, cells: dict[str, str], file: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, text in cells.items():
+        if name == "notes":
+            out[name] = text
+        elif not text:
+            out[name] = None
+        elif name == "count":
+            out[name] = _parse_number(text, name, line, file, whole=True)
+        else:
+            out[name] = text
+    return out
+
+
+_SELF_DESCRIBED = frozenset({"type", "size", "flags"})
+_INT = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
+
+
+def _parse_number(text: str, column: str, line: int, file: str, *, whole: bool) -> int | float:
+    # Only plain ASCII decimals: int() would also take '٣' and '1_000'.
+    if _INT.fullmatch(text) and text.isascii():
+        return int(text)
+    if not whole and _DECIMAL.fullmatch(text) and text.isascii():
+        return float(text)
+    kind = "a whole number" if whole else "a number"
+    raise ManifestError(file, line, column, f"{column}: '{text}' is not {kind}")
+
+
+def _validate(model: type[Row], data: dict[str, Any], line: int, file: str) -> Row:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        path, message = translate_error(err, model)
+        column = str(path[0]) if path else None
+        # Messages of the vocabulary checks name the thing already ("unknown unit type ...").
+        if column and column not in _SELF_DESCRIBED:
+            message = f"{column}: {message}"
+        raise ManifestError(file, line, column, message) from None
+
+
+@one_line
+def units_from_text(text: str, file: str | Path = "<units>") -> UnitManifest:
+    """Parse a units manifest from CSV text.
+
+    Parameters
+    ----------
+    text
+        The CSV, header first.
+    file
+        Name used in messages.
+
+    Examples
+    --------
+    >>> m = units_from_text("id,side,type,attack\\n9/2,allied,infantry,\\n", "u.csv")
+    >>> m.get("9/2").attack is None, m.get("9/2").type
+    (True, 'infantry')
+    """
+    name = str(file)
+    units: list[UnitSpec] = []
+    lines: dict[str, int] = {}
+    for line, cells in _read(text, name, UNIT_COLUMNS, _UNIT_REQUIRED):
+        unit = _validate(UnitSpec, _convert_unit(line, cells, name), line, name)
+        if unit.id in lines:
+            raise ManifestError(name, line, "id", f"duplicate unit id '{unit.id}'"
+                                f" (first on line {lines[unit.id]})")
+        lines[unit.id] = line
+        units.append(unit)
+    return UnitManifest(name, tuple(units), lines)
+
+
+@one_line
+def markers_from_text(text: str, file: str | Path = "<markers>") -> MarkerManifest:
+    """Parse a markers manifest from CSV text (see :func:`units_from_text`)."""
+    name = str(file)
+    markers: list[MarkerSpec] = []
+    lines: dict[str, int] = {}
+    for line, cells in _read(text, name, MARKER_COLUMNS, _MARKER_REQUIRED):
+        marker = _validate(MarkerSpec, _convert_marker(line, cells, name), line, name)
+        if marker.id in lines:
+            raise ManifestError(name, line, "id", f"duplicate marker id '{marker.id}'"
+                                f" (first on line {lines[marker.id]})")
+        lines[marker.id] = line
+        markers.append(marker)
+    return MarkerManifest(name, tuple(markers), lines)
+
+
+def load_units(path: str | Path) -> UnitManifest:
+    """Read a units manifest (``units.csv``); errors name the file and CSV line."""
+    return units_from_text(read_text(path), path)
+
+
+def load_markers(path: str | Path) -> MarkerManifest:
+    """Read a markers manifest (``markers.csv``); errors name the file and CSV line."""
+    return markers_from_text(read_text(path), path)
+
+
+def sniff_manifest(header: list[str]) -> Literal["units", "markers"] | None:
+    """Which manifest a CSV header belongs to, by the columns only one of them has.
+
+    >>> sniff_manifest(["id", "kind", "count"]), sniff_manifest(["id", "side", "type"])
+    ('markers', 'units')
+    """
+    names = {h.strip().removeprefix("\ufeff") for h in header}
+    only_markers = len(names & (set(MARKER_COLUMNS) - set(UNIT_COLUMNS)))
+    only_units = len(names & (set(UNIT_COLUMNS) - set(MARKER_COLUMNS)))
+    if only_markers > only_units:
+        return "markers"
+    if only_units or names & set(UNIT_COLUMNS):
+        return "units"
+    return None

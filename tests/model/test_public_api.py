@@ -1,0 +1,53 @@
+"""The public surface of pipeline.model is deliberate, and its docstring examples run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import sys
+
+import pytest
+
+import pipeline.model
+
+SURFACE = {
+    "MARKER_KINDS", "UNIT_FLAGS", "UNIT_SIZES", "UNIT_TYPES",
+    "Board", "Checked", "CombatEffect", "Cost", "GridSpec", "HexEntry", "HexsideEntry",
+    "LayoutSpec", "Location", "MapData", "MapEdge", "MarkerManifest", "MarkerSpec",
+    "NumberingSpec", "Position", "PositionMarker", "PositionUnit", "RulesProfile", "Scenario",
+    "TerrainRule", "UnitManifest", "UnitSpec",
+    "check_file", "check_game_dir", "cost_is_unknown", "dumps", "load_file", "load_map",
+    "load_markers", "load_position", "load_rules", "load_scenario", "load_units",
+    "map_from_data", "markers_from_text", "position_from_data", "read_json", "rules_from_data",
+    "save_json", "scenario_from_data", "units_from_text",
+}
+
+MODULES = ["base", "translate", "documents", "mapdata", "rulesprofile", "manifest", "scenario",
+           "position", "check", "schema"]
+
+
+def test_all_is_exactly_the_documented_surface():
+    assert set(pipeline.model.__all__) == SURFACE
+    for name in pipeline.model.__all__:
+        assert hasattr(pipeline.model, name), name
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_module_states_its_public_names(name):
+    module = importlib.import_module(f"pipeline.model.{name}")
+    assert module.__all__, name
+    for public in module.__all__:
+        assert hasattr(module, public), f"{name}.{public}"
+
+
+@pytest.mark.parametrize("name", ["", *(f".{m}" for m in MODULES)])
+def test_docstring_examples_run(name):
+    module = importlib.import_module(f"pipeline.model{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def test_the_model_does_not_import_click():
+    for name, module in list(sys.modules.items()):
+        if name.startswith("pipeline.model"):
+            assert "click" not in vars(module), name
