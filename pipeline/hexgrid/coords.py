@@ -13,7 +13,7 @@ column-pitch / row-pitch units. Pointy-top grids: ``r`` is the row, centre
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 __all__ = [
     "AXIAL_DIRECTIONS",
@@ -29,6 +29,7 @@ __all__ = [
     "offset_to_axial",
     "ring",
     "scaled_center",
+    "scaled_center_qr",
     "scaled_corners",
 ]
 
@@ -73,6 +74,7 @@ def direction_vectors(orientation: Orientation) -> tuple[tuple[int, int], ...]:
     return AXIAL_DIRECTIONS if orientation is Orientation.FLAT else _POINTY_VECTORS
 
 Point = tuple[int, int]
+_N = TypeVar("_N", int, Any)
 
 # Corners are computed from integers so that neighbouring hexes share them
 # bit for bit (2/3 computed two ways differs in the last place, and GEOS then
@@ -91,9 +93,14 @@ SCALE: dict[Orientation, tuple[int, int]] = {
 
 def scaled_center(h: Hex, orientation: Orientation) -> Point:
     """Hex centre in integer units: pitch units times ``SCALE[orientation]``."""
+    return scaled_center_qr(h.q, h.r, orientation)
+
+
+def scaled_center_qr(q: _N, r: _N, orientation: Orientation) -> tuple[_N, _N]:
+    """:func:`scaled_center` of axial ``q``, ``r`` given as ints or NumPy arrays."""
     if orientation is Orientation.FLAT:
-        return 6 * h.q, 2 * h.r + h.q
-    return 2 * h.q + h.r, 6 * h.r
+        return 6 * q, 2 * r + q
+    return 2 * q + r, 6 * r
 
 
 def scaled_corners(h: Hex, orientation: Orientation) -> list[Point]:

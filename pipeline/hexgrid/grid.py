@@ -28,6 +28,7 @@ from pipeline.hexgrid.coords import (
     distance,
     line,
     offset_to_axial,
+    scaled_center_qr,
     scaled_corners,
     SCALE,
 )
@@ -291,7 +292,12 @@ class HexGrid:
             return np.empty(0, dtype=object)
         lay = self._layout
         # Integer corners, divided once, so neighbours share corners bit for bit.
-        corners = np.array([scaled_corners(h, self.orientation) for h in hexes], dtype=np.int64)
+        q = np.array([h.q for h in hexes], dtype=np.int64)
+        r = np.array([h.r for h in hexes], dtype=np.int64)
+        origin = scaled_corners(Hex(0, 0), self.orientation)
+        offsets = np.array(origin, dtype=np.int64)
+        centers = np.stack(scaled_center_qr(q, r, self.orientation), axis=-1)
+        corners = centers[:, None, :] + offsets[None, :, :]
         su, sv = SCALE[self.orientation]
         cu = corners[:, :, 0] / su
         cv = corners[:, :, 1] / sv
