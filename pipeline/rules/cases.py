@@ -1,0 +1,143 @@
+"""Read rules scenario cases (``SCENARIOS.md``) into a :class:`Situation`.
+
+Each case is self-contained: a tiny flat-top map numbered ``XXYY`` with even
+columns half a hex down, its own terrain chart, units, markers and state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.errors import DataError, GridError
+from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
+from pipeline.rules.situation import Chart, GameMap, Marker, Situation, Unit
+
+__all__ = ["Case", "SYSTEMS", "case_from_data", "situation_from_case"]
+
+SYSTEMS = ("fm_omaha", "june44", "cobra", "tactical")
+# SCENARIOS.md §2.1: "bridge is shorthand for road + river".
+_SHORTHAND = {"bridge": frozenset({"bridge", "road", "river"})}
+_UNIT_KEYS = {"id", "side", "hex", "class", "ma", "steps"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One scenario case: the situation, the question and the expected answer."""
+
+    id: str
+    system: str
+    rules: tuple[str, ...]
+    description: str
+    situation: Situation
+    query: dict[str, Any]
+    expect: dict[str, Any]
+
+
+def case_grid(cols: int, rows: int) -> HexGrid:
+    """The grid of every scenario case (SCENARIOS.md §1)."""
+    return HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=cols, rows=rows)
+
+
+def case_from_data(data: Any, where: str = "case", file: str | None = None) -> Case:
+    """Build a :class:`Case`; :class:`DataError` names the place of any problem."""
+    if not isinstance(data, dict):
+        raise DataError(file, where, "a case must be a JSON object")
+    system = data.get("system")
+    if system not in SYSTEMS:
+        raise DataError(file, f"{where}.system",
+                        f"unknown system {system!r}: use one of {', '.join(SYSTEMS)}")
+    situation = situation_from_case(data, where, file)
+    for key in ("query", "expect"):
+        if not isinstance(data.get(key), dict):
+            raise DataError(file, f"{where}.{key}", f"'{key}' must be an object")
+    return Case(
+        id=str(data.get("id", where)),
+        system=system,
+        rules=tuple(str(r) for r in data.get("rules", ())),
+        description=str(data.get("description", "")),
+        situation=situation,
+        query=data["query"],
+        expect=data["expect"],
+    )
+
+
+def situation_from_case(data: dict[str, Any], where: str = "case",
+                        file: str | None = None) -> Situation:
+    """The :class:`Situation` a case describes."""
+    m = _obj(data.get("map"), f"{where}.map", file)
+    try:
+        grid = case_grid(int(m["cols"]), int(m["rows"]))
+    except (KeyError, TypeError, ValueError, GridError) as exc:
+        raise DataError(file, f"{where}.map", f"needs whole numbers 'cols' and 'rows' ({exc})")
+
+    def hex_at(text: Any, place: str) -> Hex:
+        if not isinstance(text, str) or not grid.has_id(text):
+            raise DataError(file, place,
+                            f"hex {text!r} is not on the map ({grid.describe_extent()})")
+        return grid.hex(text)
+
+    terrain = {
+        hex_at(k, f"{where}.map.terrain.{k}"): tuple(v)
+        for k, v in _obj(m.get("terrain", {}), f"{where}.map.terrain", file).items()
+    }
+    hexsides: dict[Hexside, frozenset[str]] = {}
+    for i, entry in enumerate(m.get("hexsides", [])):
+        place = f"{where}.map.hexsides[{i}]"
+        a, b = (hex_at(h, f"{place}.hexes") for h in entry.get("hexes", ()))
+        if not grid.adjacent(a, b):
+            raise DataError(file, place, f"{entry['hexes']} are not adjacent")
+        feats = frozenset().union(*(_SHORTHAND.get(f, frozenset({f})) for f in entry["features"]))
+        side = grid.hexside(a, b)
+        hexsides[side] = hexsides.get(side, frozenset()) | feats
+    gmap = GameMap(grid, terrain, hexsides, dict(m.get("edges", {})))
+
+    chart_data = _obj(data.get("terrain_chart", {}), f"{where}.terrain_chart", file)
+    rates: dict[str, float | None] = {}
+    for key in ("road", "trail"):
+        if key in chart_data:
+            rates[key] = chart_data[key]
+    rates.update(chart_data.get("roads", {}))
+    chart = Chart(
+        hex=dict(chart_data.get("hex", {})),
+        hexside=dict(chart_data.get("hexside", {})),
+        rates=rates,
+        extra={k: v for k, v in chart_data.items()
+               if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}},
+    )
+
+    units = []
+    for i, u in enumerate(data.get("units", [])):
+        place = f"{where}.units[{i}]"
+        h = None if u.get("hex") is None else hex_at(u["hex"], f"{place}.hex")
+        units.append(Unit(
+            id=str(u["id"]), side=str(u["side"]), hex=h, unit_class=str(u.get("class", "")),
+            ma=float(u.get("ma", 0)), steps=int(u.get("steps", 1)),
+            data={k: v for k, v in u.items() if k not in _UNIT_KEYS},
+        ))
+    markers = []
+    for i, mk in enumerate(data.get("markers", [])):
+        h = None if mk.get("hex") is None else hex_at(mk["hex"], f"{where}.markers[{i}].hex")
+        markers.append(Marker(str(mk["type"]), h,
+                              {k: v for k, v in mk.items() if k not in {"type", "hex"}}))
+    situation = Situation(str(data["system"]), gmap, chart, tuple(units), tuple(markers),
+                          dict(data.get("state", {})))
+    _refuse_mixed_hexes(situation, where, file)
+    return situation
+
+
+def _refuse_mixed_hexes(s: Situation, where: str, file: str | None) -> None:
+    # A unit may never share a hex with an enemy unit at rest (000 §5.2d,
+    # 003 §5.2.2): a position that says otherwise is a typing error.
+    for h, units in s.occupants.items():
+        sides = {u.side for u in units}
+        if len(sides) > 1:
+            names = ", ".join(f"{u.id} ({u.side})" for u in units)
+            raise DataError(file, f"{where}.units",
+                            f"hex {s.name(h)} holds units of both sides: {names}")
+
+
+def _obj(value: Any, place: str, file: str | None) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DataError(file, place, "expected an object")
+    return value

@@ -1,0 +1,107 @@
+"""The rules engine: one situation, one game's rules, every question.
+
+>>> from pipeline.rules.cases import case_from_data
+>>> case = case_from_data({"system": "fm_omaha", "map": {"cols": 3, "rows": 3},
+...     "terrain_chart": {"hex": {"clear": 1}}, "units": [
+...     {"id": "A", "side": "allied", "hex": "0202", "class": "leg", "ma": 1}],
+...     "state": {"active_side": "allied", "turn": 2, "phase": "movement"},
+...     "query": {}, "expect": {}})
+>>> sorted(Engine(case.situation).reachable("A").costs.values())
+[1, 1, 1, 1, 1, 1]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.hexgrid import Hex, HexGrid
+from pipeline.rules.movement import MoveQuery, PathCheck, Reach, check_path, reachable
+from pipeline.rules.situation import Situation, Unit
+from pipeline.rules.systems import system_for
+from pipeline.rules.systems.base import SupplyAnswer, System
+from pipeline.rules.verdict import Verdict
+
+__all__ = ["Engine"]
+
+
+class Engine:
+    """Answers rules questions about one :class:`Situation`."""
+
+    def __init__(self, situation: Situation) -> None:
+        self.situation = situation
+        self.system: System = system_for(situation.system)
+        self._zoc: dict[str, dict[Hex, tuple[Unit, ...]]] = {}
+
+    @property
+    def grid(self) -> HexGrid:
+        """The map's grid."""
+        return self.situation.map.grid
+
+    def name(self, h: Hex) -> str:
+        """Printed id of a hex."""
+        return self.grid.id(h)
+
+    # -- zones of control ----------------------------------------------------------
+
+    def zone_of_control(self, unit: Unit) -> list[Hex]:
+        """The hexes a unit's ZOC extends into (none when it exerts none)."""
+        if unit.hex is None or not self.system.exerts_zoc(self, unit):
+            return []
+        return [n for n in self.grid.neighbours(unit.hex)
+                if self.system.zoc_reaches(self, unit, n)]
+
+    def enemy_zoc(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
+        """Hexes in the ZOC of units not of ``side``, with the units exerting it."""
+        if side not in self._zoc:
+            found: dict[Hex, list[Unit]] = {}
+            for unit in self.situation.units:
+                if unit.side != side:
+                    for h in self.zone_of_control(unit):
+                        found.setdefault(h, []).append(unit)
+            self._zoc[side] = {h: tuple(us) for h, us in found.items()}
+        return self._zoc[side]
+
+    def in_enemy_zoc(self, h: Hex, side: str) -> bool:
+        """Whether a hex is in an enemy ZOC for ``side``."""
+        return h in self.enemy_zoc(side)
+
+    # -- questions -----------------------------------------------------------------
+
+    def query(self, unit_ids: str | Sequence[str], die_rolls: dict[Hex, int] | None = None,
+              overrun: bool = False) -> MoveQuery:
+        """A movement query for one unit or a stack moving together."""
+        ids = [unit_ids] if isinstance(unit_ids, str) else list(unit_ids)
+        movers = tuple(self.situation.unit(i) for i in ids)
+        for u in movers:
+            if u.hex is None:
+                from pipeline.errors import DataError
+
+                raise DataError(None, "query", f"unit '{u.id}' is not on the map")
+        return MoveQuery(movers, die_rolls or {}, overrun)
+
+    def reachable(self, unit_ids: str | Sequence[str]) -> Reach:
+        """Where the unit (or stack) can end its move, at what minimum MP."""
+        return reachable(self, self.query(unit_ids))
+
+    def check_path(self, unit_ids: str | Sequence[str], path: Sequence[Hex],
+                   die_rolls: dict[Hex, int] | None = None, overrun: bool = False) -> PathCheck:
+        """Whether moving along ``path`` is legal, and what it costs."""
+        return check_path(self, self.query(unit_ids, die_rolls, overrun), list(path))
+
+    def supply(self, unit_ids: Sequence[str] | None = None) -> dict[str, SupplyAnswer]:
+        """Supply status of the given units (default: all units), traced in one pass."""
+        units = list(self.situation.units) if unit_ids is None else [
+            self.situation.unit(i) for i in unit_ids]
+        return self.system.supply(self, units)
+
+    def stacking(self, h: Hex) -> Verdict:
+        """Whether the units now in ``h`` may stack there."""
+        return self.system.stacking(self, h, self.situation.units_in(h))
+
+    def placement(self, unit_id: str, h: Hex) -> Verdict:
+        """Whether a reinforcement may be placed in ``h``."""
+        return self.system.placement(self, self.situation.unit(unit_id), h)
+
+    def los(self, a: Hex, b: Hex) -> Verdict:
+        """Whether the line of sight from ``a`` to ``b`` is clear."""
+        return self.system.los(self, a, b)

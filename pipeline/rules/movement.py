@@ -1,0 +1,215 @@
+"""Movement: the reachable hexes of a unit and the check of a given path.
+
+The search is one cheapest-first search over *movement states*: a hex, the MP
+spent, and whatever the game's rules must remember on the way (started in an
+enemy ZOC, disengaged this phase, marsh hexes entered...). Each game's
+:class:`~pipeline.rules.systems.base.System` says what entering a hex costs and
+what it does to the state; this module only searches. Stacking is checked at
+the end of movement only: passing through friendly units is free (000 §5.3,
+001 §6.4, 003 §6.3).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pipeline.hexgrid import Hex
+from pipeline.rules.situation import Unit
+from pipeline.rules.verdict import Verdict
+
+if TYPE_CHECKING:
+    from pipeline.rules.engine import Engine
+
+__all__ = ["Move", "MoveQuery", "PathCheck", "Reach", "check_path", "reachable"]
+
+ONE_HEX = "one_hex"
+
+
+@dataclass(frozen=True)
+class MoveQuery:
+    """Who moves, and the facts of this move that are not in the position."""
+
+    movers: tuple[Unit, ...]
+    die_rolls: Mapping[Hex, int] = field(default_factory=dict)
+    overrun: bool = False
+
+    @property
+    def unit(self) -> Unit:
+        """The moving unit (the first of a stack)."""
+        return self.movers[0]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A movement state: the mover stands in ``hex`` having spent ``spent`` MP.
+
+    ``memory`` holds what the rules must remember (system-specific words);
+    ``stop`` says why the unit may go no further; ``one_hex`` marks a hex
+    entered only through an "always one hex" allowance.
+    """
+
+    hex: Hex
+    spent: float
+    ma: float
+    memory: frozenset[str] = frozenset()
+    stop: Verdict | None = None
+    one_hex: bool = False
+    steps: int = 0
+    prev: Move | None = field(default=None, compare=False, repr=False)
+
+    def key(self) -> tuple[Any, ...]:
+        """States with equal keys differ only in MP spent."""
+        return (self.hex, self.memory, self.stop is not None, self.one_hex)
+
+    @property
+    def left(self) -> float:
+        """MP still to spend."""
+        return self.ma - self.spent
+
+    def path(self) -> list[Hex]:
+        """The hexes from the start to here."""
+        out: list[Hex] = []
+        node: Move | None = self
+        while node is not None:
+            out.append(node.hex)
+            node = node.prev
+        return out[::-1]
+
+    def then(self, to: Hex, cost: float, **changes: Any) -> Move:
+        """The state after entering ``to`` at ``cost`` MP."""
+        fields: dict[str, Any] = {
+            "hex": to, "spent": self.spent + cost, "ma": self.ma, "memory": self.memory,
+            "stop": None, "one_hex": self.one_hex, "steps": self.steps + 1, "prev": self,
+        }
+        fields.update(changes)
+        return Move(**fields)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The answer to "where can this unit go?"."""
+
+    start: Hex
+    costs: dict[Hex, float | str]
+    paths: dict[Hex, list[Hex]]
+    refused: dict[Hex, Verdict]
+
+    def to_dict(self, name: Any) -> dict[str, Any]:
+        """JSON-ready, hexes by printed id."""
+        return {
+            "start": name(self.start),
+            "reachable": {name(h): c for h, c in sorted(self.costs.items())},
+            "paths": {name(h): [name(x) for x in p] for h, p in sorted(self.paths.items())},
+            "not_reachable": {name(h): v.to_dict() for h, v in sorted(self.refused.items())},
+        }
+
+
+@dataclass(frozen=True)
+class PathCheck:
+    """The answer to "is this path legal?"."""
+
+    verdict: Verdict
+    cost: float | str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        out = self.verdict.to_dict()
+        out["cost"] = self.cost
+        return out
+
+
+def reachable(engine: Engine, query: MoveQuery) -> Reach:
+    """Every hex the mover can legally end in, with the minimum MP and one cheapest path."""
+    system, start_hex = engine.system, query.unit.hex
+    assert start_hex is not None
+    first = system.start(engine, query)
+    refused: dict[Hex, Verdict] = {}
+    if isinstance(first, Verdict):
+        for n in engine.grid.neighbours(start_hex):
+            refused[n] = first
+        return Reach(start_hex, {}, {}, refused)
+    settled = _search(engine, query, first, refused)
+    best: dict[Hex, Move] = {}
+    for move in settled:
+        if move.hex == start_hex:
+            continue
+        verdict = system.end(engine, query, move)
+        if verdict is not None:
+            refused.setdefault(move.hex, verdict)
+            continue
+        known = best.get(move.hex)
+        if known is None or _better(move, known):
+            best[move.hex] = move
+    costs = {h: (ONE_HEX if m.one_hex else _number(m.spent)) for h, m in best.items()}
+    for h in best:
+        refused.pop(h, None)
+    refused.pop(start_hex, None)
+    return Reach(start_hex, costs, {h: m.path() for h, m in best.items()}, refused)
+
+
+def _better(a: Move, b: Move) -> bool:
+    # A hex the MP cover normally always shows its MP cost (SCENARIOS.md §2.6).
+    return (a.one_hex, a.spent) < (b.one_hex, b.spent)
+
+
+def _search(engine: Engine, query: MoveQuery, first: Move,
+            refused: dict[Hex, Verdict]) -> list[Move]:
+    counter = itertools.count()
+    heap: list[tuple[float, int, Move]] = [(0.0, next(counter), first)]
+    best: dict[tuple[Any, ...], float] = {first.key(): 0.0}
+    settled: list[Move] = []
+    while heap:
+        spent, _, move = heapq.heappop(heap)
+        if best.get(move.key(), float("inf")) < spent:
+            continue
+        settled.append(move)
+        if move.stop is not None:
+            continue
+        for n in engine.grid.neighbours(move.hex):
+            nxt = engine.system.enter(engine, query, move, n)
+            if isinstance(nxt, Verdict):
+                refused.setdefault(n, nxt)
+                continue
+            if nxt.spent < best.get(nxt.key(), float("inf")):
+                best[nxt.key()] = nxt.spent
+                heapq.heappush(heap, (nxt.spent, next(counter), nxt))
+    return settled
+
+
+def check_path(engine: Engine, query: MoveQuery, path: list[Hex]) -> PathCheck:
+    """Accept a path (``path[0]`` is the start hex) or name its first illegal step."""
+    grid, system = engine.grid, engine.system
+    name = engine.name
+    if not path or path[0] != query.unit.hex:
+        return PathCheck(Verdict(False, None, name(path[0]) if path else None,
+                                 "the path must start in the unit's hex"), None)
+    move = system.start(engine, query)
+    if isinstance(move, Verdict):
+        at = name(path[1]) if len(path) > 1 else name(path[0])
+        return PathCheck(Verdict(False, move.rule, at, move.reason), None)
+    for to in path[1:]:
+        if not grid.contains(to):
+            return PathCheck(Verdict(False, None, name(to), "the hex is not on the map"), None)
+        if not grid.adjacent(move.hex, to):
+            return PathCheck(Verdict(False, None, name(to),
+                                     f"{name(to)} is not adjacent to {name(move.hex)}"), None)
+        if move.stop is not None:
+            return PathCheck(Verdict(False, move.stop.rule, name(to), move.stop.reason), None)
+        step = system.enter(engine, query, move, to)
+        if isinstance(step, Verdict):
+            return PathCheck(Verdict(False, step.rule, name(to), step.reason), None)
+        move = step
+    if len(path) > 1:
+        end = system.end(engine, query, move)
+        if end is not None:
+            return PathCheck(Verdict(False, end.rule, name(move.hex), end.reason), None)
+    cost: float | str = ONE_HEX if move.one_hex else _number(move.spent)
+    return PathCheck(Verdict(True, None, None, "every step is legal"), cost)
+
+
+def _number(x: float) -> float:
+    return int(x) if float(x).is_integer() else x

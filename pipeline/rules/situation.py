@@ -1,0 +1,195 @@
+"""The situation a rules question is asked about: map, chart, units, markers, state.
+
+The engine reads one shape, whatever the source: a rules scenario case
+(``SCENARIOS.md``: a tiny map and its own terrain chart) or a game folder
+(map data, rules profile, position). Everything is keyed by :class:`Hex`;
+printed ids appear only in answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from pipeline.errors import DataError
+from pipeline.rules.errors import RulesError
+from pipeline.hexgrid import Hex, HexGrid, Hexside
+
+__all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit"]
+
+Cost = float | str | None | dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """Terrain as the rules see it."""
+
+    grid: HexGrid
+    terrain: Mapping[Hex, tuple[str, ...]]
+    hexsides: Mapping[Hexside, frozenset[str]]
+    edges: Mapping[str, str] = field(default_factory=dict)
+    default_terrain: str = "clear"
+
+    def tags(self, h: Hex) -> tuple[str, ...]:
+        """The terrain tags of a hex (``("clear",)`` when none are listed)."""
+        return self.terrain.get(h, (self.default_terrain,))
+
+    def has(self, h: Hex, tag: str) -> bool:
+        """Whether a hex carries a terrain tag."""
+        return tag in self.tags(h)
+
+    def features(self, a: Hex, b: Hex) -> frozenset[str]:
+        """The features of the hexside between two adjacent hexes."""
+        return self.hexsides.get(self.grid.hexside(a, b), frozenset())
+
+    @cached_property
+    def _feature_hexes(self) -> dict[str, frozenset[Hex]]:
+        found: dict[str, set[Hex]] = {}
+        for side, feats in self.hexsides.items():
+            for f in feats:
+                found.setdefault(f, set()).update((side.a, side.b))
+        return {f: frozenset(hs) for f, hs in found.items()}
+
+    def is_feature_hex(self, h: Hex, feature: str) -> bool:
+        """Whether any hexside of ``h`` carries ``feature`` (a "road hex")."""
+        return h in self._feature_hexes.get(feature, frozenset())
+
+    def edge_hexes(self, edge: str) -> frozenset[Hex]:
+        """The map's hexes along one edge (``north``, ``south``, ``east``, ``west``)."""
+        g = self.grid
+        wanted = {"north": (1, 0), "south": (1, g.rows - 1), "west": (0, 0), "east": (0, g.cols - 1)}
+        if edge not in wanted:
+            raise RulesError(f"unknown map edge {edge!r}: use north, south, east or west")
+        axis, value = wanted[edge]
+        return frozenset(h for h in g.hexes() if g.offset(h)[axis] == value)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The terrain chart: costs of hexes and hexsides, road rates (SCENARIOS.md §2.2)."""
+
+    hex: Mapping[str, Cost]
+    hexside: Mapping[str, Cost]
+    rates: Mapping[str, float | None]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def hex_cost(self, tag: str, unit_class: str) -> float | str | None:
+        """The cost of one terrain tag for a unit class (number, ``"+N"``, ``"P"``)."""
+        return _for_class(self.hex.get(tag), unit_class)
+
+    def hexside_cost(self, feature: str, unit_class: str) -> float | str | None:
+        """The cost of crossing one hexside feature for a unit class."""
+        return _for_class(self.hexside.get(feature), unit_class)
+
+    def rate(self, feature: str) -> float | None:
+        """MP per hex along a road-like feature, or ``None``."""
+        return self.rates.get(feature)
+
+
+def _for_class(cost: Cost, unit_class: str) -> float | str | None:
+    if isinstance(cost, dict):
+        value = cost.get(unit_class)
+        return value if isinstance(value, (int, float, str)) or value is None else None
+    return cost
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on (or off) the map, with its printed values and flags."""
+
+    id: str
+    side: str
+    hex: Hex | None
+    unit_class: str
+    ma: float
+    steps: int = 1
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def flag(self, name: str) -> bool:
+        """A boolean flag (absent means false)."""
+        return bool(self.data.get(name, False))
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """Any other value the unit carries (``size``, ``nationality``...)."""
+        return self.data.get(name, default)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A marker on the map (beachhead, block, supply source...)."""
+
+    type: str
+    hex: Hex | None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """A value the marker carries (``controlled_by``, ``wrecked``...)."""
+        return self.data.get(name, default)
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything a rules question needs."""
+
+    system: str
+    map: GameMap
+    chart: Chart
+    units: tuple[Unit, ...]
+    markers: tuple[Marker, ...]
+    state: Mapping[str, Any]
+
+    @cached_property
+    def by_id(self) -> dict[str, Unit]:
+        """Units by id."""
+        return {u.id: u for u in self.units}
+
+    def unit(self, unit_id: str) -> Unit:
+        """A unit by id; :class:`DataError` names an unknown one."""
+        try:
+            return self.by_id[unit_id]
+        except KeyError:
+            known = ", ".join(sorted(self.by_id)) or "none"
+            raise DataError(None, "query", f"unknown unit '{unit_id}' (units: {known})") from None
+
+    @cached_property
+    def occupants(self) -> dict[Hex, tuple[Unit, ...]]:
+        """Units on the map by hex."""
+        found: dict[Hex, list[Unit]] = {}
+        for u in self.units:
+            if u.hex is not None:
+                found.setdefault(u.hex, []).append(u)
+        return {h: tuple(us) for h, us in found.items()}
+
+    def units_in(self, h: Hex) -> tuple[Unit, ...]:
+        """Units in a hex."""
+        return self.occupants.get(h, ())
+
+    def markers_in(self, h: Hex, marker_type: str | None = None) -> list[Marker]:
+        """Markers in a hex, optionally of one type."""
+        return [m for m in self.markers
+                if m.hex == h and (marker_type is None or m.type == marker_type)]
+
+    def enemy_in(self, h: Hex, side: str) -> bool:
+        """Whether a hex holds a unit of another side."""
+        return any(u.side != side for u in self.units_in(h))
+
+    def name(self, h: Hex) -> str:
+        """Printed id of a hex."""
+        return self.map.grid.id(h)
+
+    @property
+    def active_side(self) -> str:
+        """The side whose turn it is."""
+        return str(self.state.get("active_side", ""))
+
+    @property
+    def phase(self) -> str:
+        """The current phase name."""
+        return str(self.state.get("phase", "movement"))
+
+    @property
+    def turn(self) -> int:
+        """The game turn."""
+        return int(self.state.get("turn", 1))

@@ -1,0 +1,160 @@
+"""What every game's rules share, and the hooks where they differ.
+
+A :class:`System` answers the procedural questions of one rule system. Tables
+(costs, rates) come from the situation's chart; rules that are procedures live
+in the subclasses, each citing its rulebook and section.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pipeline.hexgrid import Hex
+from pipeline.rules.errors import RulesError
+from pipeline.rules.movement import Move, MoveQuery
+from pipeline.rules.situation import Unit
+from pipeline.rules.verdict import Verdict
+
+if TYPE_CHECKING:
+    from pipeline.rules.engine import Engine
+
+__all__ = ["Cost", "SupplyAnswer", "System"]
+
+_ABSENT = object()
+
+
+@dataclass(frozen=True)
+class Cost:
+    """MP to enter a hex, or the terrain that prohibits it."""
+
+    mp: float
+    prohibited_by: str | None = None
+
+
+@dataclass(frozen=True)
+class SupplyAnswer:
+    """One unit's supply status and why."""
+
+    in_supply: bool
+    rule: str | None
+    reason: str
+    path: tuple[Hex, ...] = ()
+
+    def to_dict(self, name: Any) -> dict[str, Any]:
+        """JSON-ready, hexes by printed id."""
+        return {"in_supply": self.in_supply, "rule": self.rule, "reason": self.reason,
+                "path": [name(h) for h in self.path]}
+
+
+class System:
+    """Rules every game shares; subclasses override what differs."""
+
+    name: ClassVar[str] = ""
+    code: ClassVar[str] = ""  # the rulebook's file number: "000", "001", "002", "003"
+
+    def cite(self, section: str) -> str:
+        """A citation of this game's rulebook."""
+        return f"{self.code} §{section}"
+
+    # -- movement hooks ------------------------------------------------------------
+
+    def allowance(self, engine: Engine, query: MoveQuery) -> float:
+        """MP the mover may spend this phase (printed MA unless a rule changes it)."""
+        return min(u.ma for u in query.movers)
+
+    def start(self, engine: Engine, query: MoveQuery) -> Move | Verdict:
+        """The state before the first step, or why the unit may not move at all."""
+        assert query.unit.hex is not None
+        return Move(query.unit.hex, 0.0, self.allowance(engine, query))
+
+    def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
+        """The state after entering ``to``, or why that is illegal."""
+        raise NotImplementedError
+
+    def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
+        """Why the mover may not end its move here, or ``None``."""
+        ids = {u.id for u in query.movers}
+        others = tuple(u for u in engine.situation.units_in(move.hex) if u.id not in ids)
+        placed = tuple(u for u in query.movers)
+        verdict = self.stacking(engine, move.hex, others + placed)
+        return None if verdict.legal else verdict
+
+    # -- zones of control ----------------------------------------------------------
+
+    def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
+        """Whether a unit has a zone of control."""
+        return True
+
+    def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
+        """Whether a unit's ZOC extends from its hex into the adjacent ``into``."""
+        return True
+
+    # -- other questions -----------------------------------------------------------
+
+    def supply(self, engine: Engine, units: list[Unit]) -> dict[str, SupplyAnswer]:
+        """Supply status of units, all traced in one pass."""
+        raise RulesError(f"{self.name} has no supply rules in bocage yet")
+
+    def stacking(self, engine: Engine, h: Hex, units: tuple[Unit, ...]) -> Verdict:
+        """Whether these units may stand together in hex ``h``."""
+        raise RulesError(f"{self.name} has no stacking rules in bocage yet")
+
+    def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:
+        """Whether a reinforcement may be placed in ``h``."""
+        raise RulesError(f"{self.name} has no reinforcement placement rules")
+
+    def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
+        """Whether the line of sight between two hexes is clear."""
+        raise RulesError(f"{self.name} has no line-of-sight rules")
+
+    # -- shared terrain arithmetic -------------------------------------------------
+
+    def hex_cost(self, engine: Engine, h: Hex, unit_class: str) -> Cost:
+        """Cost of a hex's terrain: the highest of its terrains plus every ``+N``.
+
+        000 §5.4 and 001 §10.1: the highest cost of several terrains; "+N"
+        terrain is added to the highest other cost, or to clear when there is
+        none (SCENARIOS.md §2.2).
+        """
+        chart = engine.situation.chart
+        base: float | None = None
+        added = 0.0
+        for tag in engine.situation.map.tags(h):
+            raw = chart.hex.get(tag, _ABSENT)
+            if raw is _ABSENT:
+                continue  # a tag with no movement effect (e.g. a named area)
+            cost = chart.hex_cost(tag, unit_class)
+            if cost == "P":
+                return Cost(math.inf, tag)
+            if cost is None:
+                raise RulesError(f"the terrain chart gives no cost for '{tag}' ({unit_class})")
+            if isinstance(cost, str):
+                added += float(cost.lstrip("+"))
+            else:
+                base = cost if base is None else max(base, float(cost))
+        if base is None:
+            clear = chart.hex_cost("clear", unit_class)
+            base = float(clear) if isinstance(clear, (int, float)) else 1.0
+        return Cost(base + added)
+
+    def hexside_cost(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
+                     ignore: frozenset[str] = frozenset()) -> Cost:
+        """Sum of the costs of the hexside's features (added to the hex, 000 §5.4)."""
+        chart = engine.situation.chart
+        total = 0.0
+        for feature in sorted(engine.situation.map.features(frm, to) - ignore):
+            if chart.hexside.get(feature, _ABSENT) is _ABSENT:
+                continue
+            cost = chart.hexside_cost(feature, unit_class)
+            if cost == "P":
+                return Cost(math.inf, feature)
+            if cost is None:
+                raise RulesError(f"the terrain chart gives no cost for hexside '{feature}'")
+            total += float(cost.lstrip("+")) if isinstance(cost, str) else float(cost)
+        return Cost(total)
+
+    def road_move(self, engine: Engine, frm: Hex, to: Hex, feature: str) -> bool:
+        """From a road hex into a road hex through a road hexside (000 §5.4.1)."""
+        return feature in engine.situation.map.features(frm, to)
