@@ -12,6 +12,7 @@ import click
 
 from pipeline import __version__
 from pipeline.cli.check import check
+from pipeline.cli.rules import rules
 from pipeline.cli.planned import PLANNED, planned_command
 from pipeline.errors import BocageError
 
@@ -30,7 +31,7 @@ class _Bocage(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         # Pipeline order reads better than alphabetical order in --help.
-        order = ["check", *PLANNED]
+        order = ["check", "digitize", "validate", "counters", "aids", "vassal", "rules"]
         return [n for n in order if n in self.commands]
 
 
@@ -50,6 +51,7 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(rules)
 for _name in PLANNED:
     cli.add_command(planned_command(_name))
 

@@ -32,12 +32,23 @@ def reference() -> str:
     """The command reference as Markdown: the top-level help, then each command's."""
     from pipeline.cli import cli
 
-    ctx = click.Context(cli, info_name="bocage")
     parts = ["```text\n$ bocage --help\n" + _help([]) + "\n```"]
-    for name in cli.list_commands(ctx):
-        parts.append(f"#### bocage {name}\n\n```text\n$ bocage {name} --help\n"
-                     + _help([name]) + "\n```")
+    for args in _commands(cli, []):
+        line = " ".join(["bocage", *args])
+        parts.append(f"#### {line}\n\n```text\n$ {line} --help\n" + _help(args) + "\n```")
     return "\n\n".join(parts)
+
+
+def _commands(group: click.Group, prefix: list[str]) -> list[list[str]]:
+    """Every command path under ``group``, depth first, in listing order."""
+    ctx = click.Context(group, info_name="bocage")
+    found: list[list[str]] = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        found.append([*prefix, name])
+        if isinstance(command, click.Group):
+            found.extend(_commands(command, [*prefix, name]))
+    return found
 
 
 def update(readme: Path) -> bool:

@@ -17,7 +17,6 @@ SHORT: dict[str, str] = {
     "counters": "Render counters and printable sheets.",
     "aids": "Print play aids from game data.",
     "vassal": "Build, inspect and check VASSAL modules.",
-    "rules": "Answer rules questions: moves, ZOC, supply, LOS.",
 }
 
 # name -> (what it does, the command line it will take)
@@ -41,10 +40,6 @@ PLANNED: dict[str, tuple[str, str]] = {
     "vassal": (
         "Build, inspect and check VASSAL modules (.vmod) numbered like the printed map.",
         "bocage vassal build|inspect|check ...",
-    ),
-    "rules": (
-        "Answer rules questions: legal moves, zones of control, stacking, supply, LOS.",
-        "bocage rules moves|check-move|supply|stacking|los|test ...",
     ),
 }
 

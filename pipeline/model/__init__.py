@@ -14,7 +14,13 @@ generated from these classes (``python -m pipeline.model.schema schemas/``).
 (['rough'], 'omaha')
 """
 
-from pipeline.model.check import Checked, check_file, check_game_dir, load_file
+from pipeline.model.check import (
+    Checked,
+    check_file,
+    check_game_dir,
+    companion_counters,
+    load_file,
+)
 from pipeline.model.documents import dumps, read_json, save_json
 from pipeline.model.manifest import (
     MARKER_KINDS,
@@ -90,6 +96,7 @@ __all__ = [
     "UnitSpec",
     "check_file",
     "check_game_dir",
+    "companion_counters",
     "cost_is_unknown",
     "dumps",
     "load_file",

@@ -34,7 +34,7 @@ from pipeline.model.rulesprofile import RulesProfile, cost_is_unknown, rules_fro
 from pipeline.model.scenario import Scenario, scenario_from_data
 from pipeline.model.translate import format_path, one_line
 
-__all__ = ["Checked", "Document", "check_file", "check_game_dir", "load_file"]
+__all__ = ["Checked", "Document", "check_file", "check_game_dir", "companion_counters", "load_file"]
 
 Document = MapData | RulesProfile | Scenario | Position | UnitManifest | MarkerManifest
 
@@ -189,7 +189,7 @@ def _data_files(directory: Path) -> list[Path]:
     )
 
 
-def _companion_counters(directory: Path) -> Path | None:
+def companion_counters(directory: Path) -> Path | None:
     """``counters/<game>`` for ``maps/<game>`` (the repository layout), if it exists."""
     if directory.resolve().parent.name != "maps":
         return None
@@ -243,7 +243,7 @@ def check_game_dir(
         results.append(Checked(shown, kind, summary, counts))
         folder.add(shown, doc)
     extra = Path(counters) if counters is not None else (
-        None if folder.units else _companion_counters(folder_path))
+        None if folder.units else companion_counters(folder_path))
     if extra is not None and extra.is_dir():
         for path in _data_files(extra):
             kind, doc = load_file(str(path))

@@ -11,7 +11,14 @@ from typing import Any
 
 from pipeline.errors import DataError, GridError
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
-from pipeline.rules.situation import Chart, GameMap, Marker, Situation, Unit
+from pipeline.rules.situation import (
+    Chart,
+    GameMap,
+    Marker,
+    Situation,
+    Unit,
+    refuse_mixed_hexes,
+)
 
 __all__ = ["Case", "SYSTEMS", "case_from_data", "situation_from_case"]
 
@@ -122,19 +129,8 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
                               {k: v for k, v in mk.items() if k not in {"type", "hex"}}))
     situation = Situation(str(data["system"]), gmap, chart, tuple(units), tuple(markers),
                           dict(data.get("state", {})))
-    _refuse_mixed_hexes(situation, where, file)
+    refuse_mixed_hexes(situation, file, f"{where}.units")
     return situation
-
-
-def _refuse_mixed_hexes(s: Situation, where: str, file: str | None) -> None:
-    # A unit may never share a hex with an enemy unit at rest (000 §5.2d,
-    # 003 §5.2.2): a position that says otherwise is a typing error.
-    for h, units in s.occupants.items():
-        sides = {u.side for u in units}
-        if len(sides) > 1:
-            names = ", ".join(f"{u.id} ({u.side})" for u in units)
-            raise DataError(file, f"{where}.units",
-                            f"hex {s.name(h)} holds units of both sides: {names}")
 
 
 def _obj(value: Any, place: str, file: str | None) -> dict[str, Any]:

@@ -12,9 +12,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
+from pipeline.errors import DataError
+
 from pipeline.hexgrid import Hex, HexGrid
+from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import MoveQuery, PathCheck, Reach, check_path, reachable
 from pipeline.rules.situation import Situation, Unit
 from pipeline.rules.systems import system_for
@@ -74,9 +78,10 @@ class Engine:
         movers = tuple(self.situation.unit(i) for i in ids)
         for u in movers:
             if u.hex is None:
-                from pipeline.errors import DataError
-
                 raise DataError(None, "query", f"unit '{u.id}' is not on the map")
+            if math.isnan(u.ma):
+                raise RulesError(f"unit '{u.id}' has no movement allowance in its manifest "
+                                 "(the rulebook does not give it): fill in 'movement'")
         return MoveQuery(movers, die_rolls or {}, overrun)
 
     def reachable(self, unit_ids: str | Sequence[str]) -> Reach:

@@ -17,7 +17,7 @@ from pipeline.errors import DataError
 from pipeline.rules.errors import RulesError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 
-__all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit"]
+__all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit", "refuse_mixed_hexes"]
 
 Cost = float | str | None | dict[str, Any]
 
@@ -193,3 +193,16 @@ class Situation:
     def turn(self) -> int:
         """The game turn."""
         return int(self.state.get("turn", 1))
+
+
+def refuse_mixed_hexes(situation: Situation, file: str | None, where: str) -> None:
+    """Refuse a position with units of both sides in one hex.
+
+    A unit may never end in a hex holding an enemy unit (000 §5.2d, 003 §5.2.2),
+    so such a position is a typing error, reported with its place.
+    """
+    for h, units in situation.occupants.items():
+        if len({u.side for u in units}) > 1:
+            names = ", ".join(f"{u.id} ({u.side})" for u in units)
+            raise DataError(file, where,
+                            f"hex {situation.name(h)} holds units of both sides: {names}")

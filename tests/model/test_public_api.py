@@ -16,7 +16,7 @@ SURFACE = {
     "LayoutSpec", "Location", "MapData", "MapEdge", "MarkerManifest", "MarkerSpec",
     "NumberingSpec", "Position", "PositionMarker", "PositionUnit", "RulesProfile", "Scenario",
     "TerrainRule", "UnitManifest", "UnitSpec",
-    "check_file", "check_game_dir", "cost_is_unknown", "dumps", "load_file", "load_map",
+    "check_file", "check_game_dir", "companion_counters", "cost_is_unknown", "dumps", "load_file", "load_map",
     "load_markers", "load_position", "load_rules", "load_scenario", "load_units",
     "map_from_data", "markers_from_text", "position_from_data", "read_json", "rules_from_data",
     "save_json", "scenario_from_data", "units_from_text",

@@ -129,7 +129,8 @@ class System:
             if cost == "P":
                 return Cost(math.inf, tag)
             if cost is None:
-                raise RulesError(f"the terrain chart gives no cost for '{tag}' ({unit_class})")
+                raise RulesError(f"no movement cost for terrain '{tag}' ({unit_class}): the rulebook"
+                                 f" leaves it to the map's chart; fill in terrain.{tag}.move")
             if isinstance(cost, str):
                 added += float(cost.lstrip("+"))
             else:
@@ -151,7 +152,8 @@ class System:
             if cost == "P":
                 return Cost(math.inf, feature)
             if cost is None:
-                raise RulesError(f"the terrain chart gives no cost for hexside '{feature}'")
+                raise RulesError(f"no movement cost for hexside '{feature}': the rulebook leaves"
+                                 f" it to the map's chart; fill in hexsides.{feature}.move")
             total += float(cost.lstrip("+")) if isinstance(cost, str) else float(cost)
         return Cost(total)
 

@@ -1,0 +1,178 @@
+"""``bocage rules``: ask the rules validator about a game folder and a position."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pipeline.cli.options import emit_json, json_option
+from pipeline.errors import DataError
+from pipeline.hexgrid import Hex
+from pipeline.rules import Engine, load_cases, run_cases
+from pipeline.rules.game import load_game
+
+__all__ = ["rules"]
+
+GAME = click.argument("game", type=click.Path(exists=True, file_okay=False, path_type=Path))
+POSITION = click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False,
+                        path_type=Path), required=True, help="Position file (kind: position).")
+UNIT = click.option("--unit", "-u", "unit_id", required=True, help="Id of the moving unit.")
+
+
+@click.group()
+def rules() -> None:
+    """Answer rules questions: legal moves, zones of control, stacking, supply, LOS.
+
+    GAME is a game folder (map.json and rules.json, with units.csv there or in
+    counters/<game>/). Every answer names the rule that decided it, citing the
+    rulebook and section. Exit codes: 0 yes / all passed, 1 no / findings, 2 bad input.
+    """
+
+
+def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engine:
+    situation = load_game(game, position)
+    if phase is not None:
+        situation = dataclasses.replace(situation, state={**situation.state, "phase": phase})
+    return Engine(situation)
+
+
+def _hex(engine: Engine, text: str, what: str) -> Hex:
+    if not engine.grid.has_id(text):
+        raise DataError(None, what, f"hex '{text}' is not on the map "
+                        f"({engine.grid.describe_extent()})")
+    return engine.grid.hex(text)
+
+
+@rules.command()
+@GAME
+@POSITION
+@UNIT
+@click.option("--phase", help="Ask as if in this phase (e.g. movement, mobile_movement).")
+@json_option
+def moves(game: Path, position: Path, unit_id: str, phase: str | None, as_json: bool) -> None:
+    """Where can this unit go? Reachable hexes, minimum MP, one cheapest path each."""
+    engine = _engine(game, position, phase)
+    reach = engine.reachable(unit_id)
+    if as_json:
+        emit_json(reach.to_dict(engine.name))
+        return
+    click.echo(f"{unit_id} from {engine.name(reach.start)}: {len(reach.costs)} hexes")
+    for h, cost in sorted(reach.costs.items(), key=lambda kv: (str(kv[1]), engine.name(kv[0]))):
+        path = " ".join(engine.name(x) for x in reach.paths[h])
+        click.echo(f"  {engine.name(h)}  {cost!s:>7}  {path}")
+
+
+@rules.command("check-move")
+@GAME
+@POSITION
+@UNIT
+@click.option("--path", "path_text", required=True,
+              help="Comma-separated hexes from the start hex: 2318,2317,2217.")
+@click.option("--phase", help="Ask as if in this phase.")
+@json_option
+def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: str | None,
+               as_json: bool) -> None:
+    """Is this path legal? Exit 0 if so, 1 with the first illegal step if not."""
+    engine = _engine(game, position, phase)
+    path = [_hex(engine, h.strip(), "--path") for h in path_text.split(",") if h.strip()]
+    result = engine.check_path(unit_id, path)
+    if as_json:
+        emit_json(result.to_dict())
+    elif result.verdict.legal:
+        click.echo(f"legal: {result.cost} MP")
+    else:
+        v = result.verdict
+        click.echo(f"illegal at {v.at}: {v.reason} ({v.rule})")
+    if not result.verdict.legal:
+        raise SystemExit(1)
+
+
+@rules.command()
+@GAME
+@POSITION
+@click.option("--side", help="Only units of this side.")
+@json_option
+def supply(game: Path, position: Path, side: str | None, as_json: bool) -> None:
+    """Is each unit in supply? All units traced in one pass; exit 1 if any is not."""
+    engine = _engine(game, position)
+    ids = [u.id for u in engine.situation.units
+           if u.hex is not None and (side is None or u.side == side)]
+    answers = engine.supply(ids)
+    if as_json:
+        emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
+    else:
+        for i, a in answers.items():
+            state = "in supply" if a.in_supply else "OUT OF SUPPLY"
+            click.echo(f"{i:<12} {state:<14} {a.reason} ({a.rule})")
+    if not all(a.in_supply for a in answers.values()):
+        raise SystemExit(1)
+
+
+@rules.command()
+@GAME
+@POSITION
+@json_option
+def stacking(game: Path, position: Path, as_json: bool) -> None:
+    """Does every occupied hex respect the stacking limits? Exit 1 if not."""
+    engine = _engine(game, position)
+    verdicts = {engine.name(h): engine.stacking(h) for h in sorted(engine.situation.occupants)}
+    if as_json:
+        emit_json({h: v.to_dict() for h, v in verdicts.items()})
+    else:
+        for h, v in verdicts.items():
+            click.echo(f"{h}  {'ok' if v.legal else 'OVERSTACKED'}  {v.reason}"
+                       + (f" ({v.rule})" if v.rule else ""))
+    if not all(v.legal for v in verdicts.values()):
+        raise SystemExit(1)
+
+
+@rules.command()
+@GAME
+@click.option("--from", "from_hex", required=True, help="Hex of the observer.")
+@click.option("--to", "to_hex", required=True, help="Hex of the target.")
+@click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Position file, when units or markers matter.")
+@json_option
+def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: bool) -> None:
+    """Is the line of sight clear? Exit 0 if so, 1 if blocked."""
+    engine = _engine(game, position)
+    verdict = engine.los(_hex(engine, from_hex, "--from"), _hex(engine, to_hex, "--to"))
+    if as_json:
+        emit_json({"clear": verdict.legal, "rule": verdict.rule, "at": verdict.at,
+                   "reason": verdict.reason})
+    else:
+        click.echo(("clear" if verdict.legal else f"blocked at {verdict.at}")
+                   + f": {verdict.reason}")
+    if not verdict.legal:
+        raise SystemExit(1)
+
+
+@rules.command("test")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+def test_cases(files: tuple[Path, ...], as_json: bool) -> None:
+    """Run rules scenario files (SCENARIOS.md format). Exit 1 if any case fails.
+
+    A case whose question the engine cannot answer counts as failed, never skipped.
+    --json prints {"passed": N, "failed": M, "cases": [{"id", "passed", "expected",
+    "actual", ...}]}.
+    """
+    results = [r for f in files for r in run_cases(load_cases(f))]
+    passed = sum(r.passed for r in results)
+    if as_json:
+        doc: dict[str, Any] = {"passed": passed, "failed": len(results) - passed,
+                               "cases": [r.to_dict() for r in results]}
+        emit_json(doc)
+    else:
+        width = max((len(r.id) for r in results), default=10)
+        for r in results:
+            click.echo(f"{'PASS' if r.passed else 'FAIL'}  {r.id:<{width}}  {r.kind}")
+            for problem in r.problems:
+                click.echo(f"      {problem}")
+        click.echo(f"{passed} passed, {len(results) - passed} failed")
+    if passed != len(results):
+        raise SystemExit(1)

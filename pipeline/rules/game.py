@@ -1,0 +1,143 @@
+"""Read a game folder and a position into a :class:`Situation`.
+
+A game folder is ``maps/<game>/`` with ``map.json`` and ``rules.json``; the
+unit manifest is ``units.csv`` there or in the companion ``counters/<game>/``.
+The position file says where the units stand.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import DataError
+from pipeline.hexgrid import Hex, HexGrid, Hexside
+from pipeline.model import (
+    MapData,
+    Position,
+    RulesProfile,
+    UnitManifest,
+    companion_counters,
+    load_map,
+    load_position,
+    load_rules,
+    load_units,
+)
+from pipeline.rules.errors import RulesError
+from pipeline.rules.situation import (
+    Chart,
+    GameMap,
+    Marker,
+    Situation,
+    Unit,
+    refuse_mixed_hexes,
+)
+
+__all__ = ["load_game", "situation_from_game"]
+
+
+def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situation:
+    """Load a game folder's map, rules profile and manifest, and a position.
+
+    Without a position the map is empty of units (useful for LOS questions).
+    """
+    folder = Path(game_dir)
+    if not folder.is_dir():
+        raise DataError(folder, "", "not a game folder (expected map.json and rules.json)")
+    for needed in ("map.json", "rules.json"):
+        if not (folder / needed).is_file():
+            raise DataError(folder, "", f"the game folder has no {needed}")
+    units_path = folder / "units.csv"
+    if not units_path.is_file():
+        other = companion_counters(folder)
+        units_path = other / "units.csv" if other is not None else units_path
+    manifest = load_units(units_path) if units_path.is_file() else None
+    pos = load_position(position) if position is not None else None
+    return situation_from_game(load_map(folder / "map.json"), load_rules(folder / "rules.json"),
+                               pos, manifest, str(position) if position else None)
+
+
+def situation_from_game(map_data: MapData, rules: RulesProfile, position: Position | None,
+                        manifest: UnitManifest | None, position_file: str | None = None
+                        ) -> Situation:
+    """Join the documents of a game into the engine's :class:`Situation`."""
+    grids = map_data.grids()
+    if len(grids) != 1:
+        raise RulesError("the rules engine answers questions on one board at a time; "
+                         f"this map has {len(grids)} boards ({', '.join(grids)})")
+    grid = next(iter(grids.values()))
+    gmap = GameMap(grid, _terrain(map_data, grid), _hexsides(map_data, grid),
+                   {name: edge.role for name, edge in map_data.edges.items()},
+                   map_data.default_terrain)
+    chart = Chart(
+        hex={name: rule.move for name, rule in rules.terrain.items()},
+        hexside={name: rule.move for name, rule in rules.hexsides.items()},
+        rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
+    )
+    units, markers, state = _position(position, manifest, grid, position_file)
+    situation = Situation(rules.system, gmap, chart, units, markers, state)
+    refuse_mixed_hexes(situation, position_file, "units")
+    return situation
+
+
+def _terrain(map_data: MapData, grid: HexGrid) -> dict[Hex, tuple[str, ...]]:
+    return {grid.hex(hex_id): tuple(entry.terrain) for hex_id, entry in map_data.hexes.items()}
+
+
+def _hexsides(map_data: MapData, grid: HexGrid) -> dict[Hexside, frozenset[str]]:
+    out: dict[Hexside, frozenset[str]] = {}
+    for entry in map_data.hexsides:
+        if entry.hexes is not None:
+            side = grid.hexside(grid.hex(entry.hexes[0]), grid.hex(entry.hexes[1]))
+        else:
+            assert entry.hex is not None and entry.direction is not None
+            side = grid.hexside_at(grid.hex(entry.hex), entry.direction)
+        out[side] = out.get(side, frozenset()) | frozenset(entry.features)
+    return out
+
+
+def _rate(rate: Any) -> float | None:
+    return float(rate) if isinstance(rate, (int, float)) else None
+
+
+def _position(position: Position | None, manifest: UnitManifest | None, grid: HexGrid,
+              file: str | None) -> tuple[tuple[Unit, ...], tuple[Marker, ...], dict[str, Any]]:
+    if position is None:
+        return (), (), {}
+    specs = {row.id: row for row in manifest.rows} if manifest is not None else {}
+    units = []
+    for i, placed in enumerate(position.units):
+        spec = specs.get(placed.id)
+        if spec is None:
+            known = "no unit manifest was found" if manifest is None else f"see {manifest.file}"
+            raise DataError(file, f"units[{i}].id", f"unknown unit '{placed.id}' ({known})")
+        h = _on_map(grid, placed.hex, file, f"units[{i}].hex")
+        data: dict[str, Any] = {flag: True for flag in [*spec.flags, *placed.flags]}
+        data.update({"type": spec.type, "size": spec.size, "nationality": spec.nationality,
+                     "formation": spec.formation, "name": spec.name,
+                     "transported_by": placed.transported_by})
+        ma = spec.movement
+        units.append(Unit(
+            id=spec.id, side=spec.side, hex=h, unit_class=spec.unit_class or "",
+            ma=float(ma) if ma is not None else math.nan,
+            steps=placed.steps or spec.steps or 1,
+            data={k: v for k, v in data.items() if v is not None},
+        ))
+    markers = tuple(
+        Marker(m.type, _on_map(grid, m.hex, file, f"markers[{i}].hex"),
+               {k: v for k, v in (m.model_extra or {}).items()})
+        for i, m in enumerate(position.markers)
+    )
+    state = {"turn": position.turn, "phase": position.phase, "weather": position.weather,
+             "active_side": position.active_side, "control": dict(position.control)}
+    return tuple(units), markers, state
+
+
+def _on_map(grid: HexGrid, hex_id: str | None, file: str | None, where: str) -> Hex | None:
+    if hex_id is None:
+        return None
+    if not grid.has_id(hex_id):
+        raise DataError(file, where,
+                        f"hex '{hex_id}' is not on the map ({grid.describe_extent()})")
+    return grid.hex(hex_id)
