@@ -35,6 +35,9 @@ class Engine:
         self.situation = situation
         self.system: System = system_for(situation.system)
         self._zoc: dict[str, dict[Hex, tuple[Unit, ...]]] = {}
+        # Per-engine memo for the systems' pure lookups (terrain costs...): the
+        # search asks the same questions thousands of times.
+        self.memo: dict[tuple[object, ...], object] = {}
 
     @property
     def grid(self) -> HexGrid:

@@ -43,7 +43,7 @@ class MoveQuery:
         return self.movers[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """A movement state: the mover stands in ``hex`` having spent ``spent`` MP.
 
@@ -79,14 +79,12 @@ class Move:
             node = node.prev
         return out[::-1]
 
-    def then(self, to: Hex, cost: float, **changes: Any) -> Move:
+    def then(self, to: Hex, cost: float, memory: frozenset[str] | None = None,
+             stop: Verdict | None = None, one_hex: bool | None = None) -> Move:
         """The state after entering ``to`` at ``cost`` MP."""
-        fields: dict[str, Any] = {
-            "hex": to, "spent": self.spent + cost, "ma": self.ma, "memory": self.memory,
-            "stop": None, "one_hex": self.one_hex, "steps": self.steps + 1, "prev": self,
-        }
-        fields.update(changes)
-        return Move(**fields)
+        return Move(to, self.spent + cost, self.ma,
+                    self.memory if memory is None else memory, stop,
+                    self.one_hex if one_hex is None else one_hex, self.steps + 1, self)
 
 
 @dataclass(frozen=True)

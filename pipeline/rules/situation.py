@@ -20,6 +20,7 @@ from pipeline.hexgrid import Hex, HexGrid, Hexside
 __all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit", "refuse_mixed_hexes"]
 
 Cost = float | str | None | dict[str, Any]
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,15 @@ class GameMap:
 
     def features(self, a: Hex, b: Hex) -> frozenset[str]:
         """The features of the hexside between two adjacent hexes."""
-        return self.hexsides.get(self.grid.hexside(a, b), frozenset())
+        return self._by_pair.get((a, b), _NONE)
+
+    @cached_property
+    def _by_pair(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
+        # Both orders, so the movement search's hot loop does one dict lookup.
+        out: dict[tuple[Hex, Hex], frozenset[str]] = {}
+        for side, feats in self.hexsides.items():
+            out[(side.a, side.b)] = out[(side.b, side.a)] = feats
+        return out
 
     @cached_property
     def _feature_hexes(self) -> dict[str, frozenset[Hex]]:

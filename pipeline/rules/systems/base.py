@@ -33,6 +33,9 @@ class Cost:
     prohibited_by: str | None = None
 
 
+_FREE = Cost(0.0)
+
+
 @dataclass(frozen=True)
 class SupplyAnswer:
     """One unit's supply status and why."""
@@ -118,6 +121,14 @@ class System:
         terrain is added to the highest other cost, or to clear when there is
         none (SCENARIOS.md §2.2).
         """
+        key = ("hex_cost", h, unit_class)
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = self._hex_cost(engine, h, unit_class)
+        assert isinstance(known, Cost)
+        return known
+
+    def _hex_cost(self, engine: Engine, h: Hex, unit_class: str) -> Cost:
         chart = engine.situation.chart
         base: float | None = None
         added = 0.0
@@ -143,9 +154,12 @@ class System:
     def hexside_cost(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
                      ignore: frozenset[str] = frozenset()) -> Cost:
         """Sum of the costs of the hexside's features (added to the hex, 000 §5.4)."""
+        features = engine.situation.map.features(frm, to) - ignore
+        if not features:
+            return _FREE
         chart = engine.situation.chart
         total = 0.0
-        for feature in sorted(engine.situation.map.features(frm, to) - ignore):
+        for feature in sorted(features):
             if chart.hexside.get(feature, _ABSENT) is _ABSENT:
                 continue
             cost = chart.hexside_cost(feature, unit_class)

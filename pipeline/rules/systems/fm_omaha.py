@@ -78,9 +78,8 @@ class FireAndMovement(System):
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
         """One step of 000 §5.0-§6.1."""
         unit, sit = query.unit, engine.situation
-        name = engine.name(to)
         if sit.enemy_in(to, unit.side):
-            return Verdict(False, self.cite("5.2"), name, "holds an enemy unit (5.2d)")
+            return Verdict(False, self.cite("5.2"), engine.name(to), "holds an enemy unit (5.2d)")
         cost = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
@@ -97,19 +96,19 @@ class FireAndMovement(System):
             # on top of the terrain, for every entry; the unit may go on.
             cost += math.floor(unit.ma / 2)
         elif to_ezoc:
-            stop = Verdict(False, self.cite("6.1"), name,
+            stop = Verdict(False, self.cite("6.1"), engine.name(to),
                            "leg unit entered an enemy ZOC and must stop")
             if from_ezoc:
                 # 000 §6.1 (RULINGS F&M-3): a leg unit that begins in an EZOC may
                 # move directly into another EZOC hex by spending all its MA,
                 # provided the terrain cost does not exceed it; then it stops.
                 if move.steps > 0 or cost > move.ma:
-                    return Verdict(False, self.cite("6.1"), name,
+                    return Verdict(False, self.cite("6.1"), engine.name(to),
                                    f"EZOC to EZOC needs the whole MA ({_mp(move.ma)}) at the"
                                    f" start of the move, and the terrain costs {_mp(cost)}")
                 cost = move.ma
         if cost > move.left:
-            return Verdict(False, self.cite("5.2"), name,
+            return Verdict(False, self.cite("5.2"), engine.name(to),
                            f"entering costs {_mp(cost)} MP and {_mp(move.left)} remain (5.2c)")
         return move.then(to, cost, memory=memory, stop=stop)
 

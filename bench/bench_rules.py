@@ -1,0 +1,114 @@
+"""Rules engine speed on a generated 2,000-hex map with 300 units.
+
+Targets from the rules issue: the reachable set of a 12-MP unit in at most
+2 ms (median) and supply for all units of both sides in at most 20 ms. Each is
+also shown against a plain breadth-first search over the same 2,000 hexes in
+the same run, since these machines are noisy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+from pipeline.hexgrid import Hex
+from pipeline.rules import Engine
+from pipeline.rules.cases import case_grid
+from pipeline.rules.situation import Chart, GameMap, Marker, Situation, Unit
+
+try:  # run through bench/run.py, or directly as a script
+    from run import Row, format_table, median_time
+except ImportError:  # pragma: no cover - imported as bench.bench_rules
+    from bench.run import Row, format_table, median_time
+
+COLS, ROWS, UNITS, SEED = 40, 50, 300, 7
+
+
+def situation(seed: int = SEED) -> Situation:
+    """A Fire & Movement position: mixed terrain, roads, rivers, 300 units, beachheads."""
+    rng = random.Random(seed)
+    grid = case_grid(COLS, ROWS)
+    hexes = grid.hexes()
+    kinds = ["clear"] * 12 + ["woods"] * 4 + ["rough"] * 2 + ["marsh", "city"]
+    terrain = {h: (rng.choice(kinds),) for h in hexes}
+    beaches = [grid.from_offset(c, 0) for c in range(5, COLS - 5, 6)]
+    for b in beaches:
+        terrain[b] = ("beach",)
+    sides = {}
+    for _ in range(40):  # road runs
+        h = rng.choice(hexes)
+        d = rng.randrange(6)
+        for _ in range(rng.randrange(3, 12)):
+            n = grid.neighbour(h, d)
+            if not grid.contains(n):
+                break
+            sides[grid.hexside(h, n)] = frozenset({"road"})
+            h, d = n, (d + rng.choice((-1, 0, 0, 1))) % 6
+    for _ in range(150):  # river hexsides
+        h = rng.choice(hexes)
+        n = grid.neighbour(h, rng.randrange(6))
+        if grid.contains(n):
+            sides.setdefault(grid.hexside(h, n), frozenset({"river"}))
+    free = [h for h in hexes if h not in beaches]
+    rng.shuffle(free)
+    units = []
+    for i, h in enumerate(free[:UNITS]):
+        side = "allied" if grid.offset(h)[1] < ROWS // 2 else "german"
+        mobile = i % 3 == 0
+        units.append(Unit(f"u{i}", side, h, "mobile" if mobile else "leg",
+                          12.0 if mobile else 4.0, 2))
+    chart = Chart(
+        hex={"clear": 1, "woods": {"leg": 2, "mobile": 3}, "rough": 3,
+             "marsh": {"leg": 2, "mobile": 4}, "city": 1, "beach": 1},
+        hexside={"river": 1}, rates={"road": 0.5, "trail": 1.0})
+    markers = tuple(Marker("beachhead", b) for b in beaches)
+    return Situation("fm_omaha", GameMap(grid, terrain, sides), chart, tuple(units), markers,
+                     {"active_side": "allied", "turn": 3, "phase": "movement"})
+
+
+def bfs(adjacency: dict[Hex, tuple[Hex, ...]], start: Hex) -> int:
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for n in adjacency[queue.popleft()]:
+            if n not in seen:
+                seen.add(n)
+                queue.append(n)
+    return len(seen)
+
+
+def main() -> list[Row]:
+    sit = situation()
+    grid = sit.map.grid
+    adjacency = {h: tuple(grid.neighbours(h)) for h in grid.hexes()}
+    movers = [u for u in sit.units if u.ma == 12.0 and u.side == "allied"][:10]
+
+    def reach_all() -> None:
+        engine = Engine(sit)  # a fresh engine: ZOC and caches are part of the cost
+        for u in movers:
+            engine.reachable(u.id)
+
+    def supply_all() -> None:
+        Engine(sit).supply()
+
+    def bfs_all() -> None:
+        for u in movers:
+            assert u.hex is not None
+            bfs(adjacency, u.hex)
+
+    def bfs_one() -> None:
+        assert movers[0].hex is not None
+        bfs(adjacency, movers[0].hex)
+
+    n = len(movers)
+    reach = median_time(reach_all) / n
+    plain = median_time(bfs_all) / n
+    return [
+        Row("reachable, 12-MP unit (target <= 2 ms)", reach, "plain BFS, 2,000 hexes", plain),
+        Row("supply, 300 units (target <= 20 ms)", median_time(supply_all),
+            "plain BFS, 2,000 hexes", median_time(bfs_one)),
+    ]
+
+
+if __name__ == "__main__":
+    print(format_table("rules", main()))
