@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pipeline.hexgrid import Hex
@@ -170,7 +170,10 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
         for n in engine.grid.neighbours(move.hex):
             nxt = engine.system.enter(engine, query, move, n)
             if isinstance(nxt, Verdict):
-                refused.setdefault(n, nxt)
+                if n not in refused:
+                    # Systems may leave ``at`` empty: naming the hex costs time
+                    # and only the first refusal of each hex is kept.
+                    refused[n] = nxt if nxt.at else replace(nxt, at=engine.name(n))
                 continue
             if nxt.spent < best.get(nxt.key(), float("inf")):
                 best[nxt.key()] = nxt.spent

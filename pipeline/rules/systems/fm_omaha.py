@@ -77,14 +77,19 @@ class FireAndMovement(System):
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
         """One step of 000 §5.0-§6.1."""
-        unit, sit = query.unit, engine.situation
-        if sit.enemy_in(to, unit.side):
+        unit = query.unit
+        enemy_hexes, ezoc = self._surroundings(engine, unit)
+        if to in enemy_hexes:
             return Verdict(False, self.cite("5.2"), engine.name(to), "holds an enemy unit (5.2d)")
-        cost = self._terrain_cost(engine, unit, move.hex, to)
+        key = ("fm_cost", move.hex, to, unit.unit_class)
+        cost = engine.memo.get(key)
+        if cost is None:
+            cost = engine.memo[key] = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
+        assert isinstance(cost, float | int)
         from_ezoc = IN_EZOC in move.memory
-        to_ezoc = self._in_ezoc(engine, unit, to)
+        to_ezoc = to in ezoc
         memory = frozenset({IN_EZOC}) if to_ezoc else frozenset()
         stop: Verdict | None = None
         if from_ezoc and to_ezoc:
@@ -108,8 +113,8 @@ class FireAndMovement(System):
                                    f" start of the move, and the terrain costs {_mp(cost)}")
                 cost = move.ma
         if cost > move.left:
-            return Verdict(False, self.cite("5.2"), engine.name(to),
-                           f"entering costs {_mp(cost)} MP and {_mp(move.left)} remain (5.2c)")
+            return Verdict(False, self.cite("5.2"), None,
+                           f"entering costs {cost:g} MP and {move.left:g} remain (5.2c)")
         return move.then(to, cost, memory=memory, stop=stop)
 
     def _terrain_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
@@ -152,7 +157,20 @@ class FireAndMovement(System):
         return None
 
     def _in_ezoc(self, engine: Engine, unit: Unit, h: Hex) -> bool:
-        return not self.ignores_ezoc(unit) and engine.in_enemy_zoc(h, unit.side)
+        return h in self._surroundings(engine, unit)[1]
+
+    def _surroundings(self, engine: Engine, unit: Unit
+                      ) -> tuple[frozenset[Hex], frozenset[Hex]]:
+        """Enemy-occupied hexes, and the EZOC hexes that matter to this unit."""
+        known = engine.memo.get(("fm_surroundings", unit.id))
+        if known is None:
+            key = ("fm_surroundings", unit.id)
+            sit = engine.situation
+            enemy = frozenset(h for h in sit.occupants if sit.enemy_in(h, unit.side))
+            ezoc = frozenset() if self.ignores_ezoc(unit) else frozenset(
+                engine.enemy_zoc(unit.side))
+            known = engine.memo[key] = (enemy, ezoc)
+        return known  # type: ignore[return-value]
 
     # -- stacking and placement ---------------------------------------------------------
 
