@@ -17,7 +17,7 @@ import pytest
 from pipeline.rules import case_from_data, run_case
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-DONE = {"fm_omaha", "june44", "tactical"}
+DONE = {"fm_omaha", "june44", "tactical", "cobra"}
 
 
 def _cases() -> list:
