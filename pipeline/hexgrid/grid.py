@@ -193,6 +193,11 @@ class HexGrid:
             n for n in self._lattice_neighbours(h) if n in self._on_map
         ]
 
+    @property
+    def adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Every on-map hex's on-map neighbours, in the fixed direction order."""
+        return self._adjacency
+
     def _lattice_neighbours(self, h: Hex) -> list[Hex]:
         return [Hex(h.q + dq, h.r + dr) for dq, dr in direction_vectors(self.orientation)]
 

@@ -15,7 +15,7 @@ import heapq
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.hexgrid import Hex
 from pipeline.rules.situation import Unit
@@ -43,13 +43,13 @@ class MoveQuery:
         return self.movers[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """A movement state: the mover stands in ``hex`` having spent ``spent`` MP.
 
     ``memory`` holds what the rules must remember (system-specific words);
     ``stop`` says why the unit may go no further; ``one_hex`` marks a hex
-    entered only through an "always one hex" allowance.
+    entered only through an "always one hex" allowance. A named tuple, not a
+    dataclass: the search makes thousands of these per question.
     """
 
     hex: Hex
@@ -59,7 +59,7 @@ class Move:
     stop: Verdict | None = None
     one_hex: bool = False
     steps: int = 0
-    prev: Move | None = field(default=None, compare=False, repr=False)
+    prev: Move | None = None
 
     def key(self) -> tuple[Any, ...]:
         """States with equal keys differ only in MP spent."""
@@ -156,28 +156,34 @@ def _better(a: Move, b: Move) -> bool:
 
 def _search(engine: Engine, query: MoveQuery, first: Move,
             refused: dict[Hex, Verdict]) -> list[Move]:
+    # The hot loop of every movement question: locals, one key per state.
     counter = itertools.count()
     heap: list[tuple[float, int, Move]] = [(0.0, next(counter), first)]
     best: dict[tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
+    adjacency = engine.grid.adjacency
+    enter = engine.system.enter
+    push, pop = heapq.heappush, heapq.heappop
+    inf = float("inf")
     while heap:
-        spent, _, move = heapq.heappop(heap)
-        if best.get(move.key(), float("inf")) < spent:
+        spent, _, move = pop(heap)
+        if best.get(move.key(), inf) < spent:
             continue
         settled.append(move)
         if move.stop is not None:
             continue
-        for n in engine.grid.neighbours(move.hex):
-            nxt = engine.system.enter(engine, query, move, n)
+        for n in adjacency[move.hex]:
+            nxt = enter(engine, query, move, n)
             if isinstance(nxt, Verdict):
                 if n not in refused:
                     # Systems may leave ``at`` empty: naming the hex costs time
                     # and only the first refusal of each hex is kept.
                     refused[n] = nxt if nxt.at else replace(nxt, at=engine.name(n))
                 continue
-            if nxt.spent < best.get(nxt.key(), float("inf")):
-                best[nxt.key()] = nxt.spent
-                heapq.heappush(heap, (nxt.spent, next(counter), nxt))
+            key = nxt.key()
+            if nxt.spent < best.get(key, inf):
+                best[key] = nxt.spent
+                push(heap, (nxt.spent, next(counter), nxt))
     return settled
 
 

@@ -78,8 +78,11 @@ class System:
 
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """Why the mover may not end its move here, or ``None``."""
+        here = engine.situation.units_in(move.hex)
+        if not here and len(query.movers) == 1:
+            return None  # one unit alone in a hex stacks legally in every game
         ids = {u.id for u in query.movers}
-        others = tuple(u for u in engine.situation.units_in(move.hex) if u.id not in ids)
+        others = tuple(u for u in here if u.id not in ids)
         placed = tuple(u for u in query.movers)
         verdict = self.stacking(engine, move.hex, others + placed)
         return None if verdict.legal else verdict
