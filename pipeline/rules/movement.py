@@ -161,8 +161,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
     heap: list[tuple[float, int, Move]] = [(0.0, next(counter), first)]
     best: dict[tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
-    adjacency = engine.grid.adjacency
-    enter = engine.system.enter
+    expand = engine.system.expand
     push, pop = heapq.heappush, heapq.heappop
     inf = float("inf")
     while heap:
@@ -172,8 +171,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
         settled.append(move)
         if move.stop is not None:
             continue
-        for n in adjacency[move.hex]:
-            nxt = enter(engine, query, move, n)
+        for n, nxt in expand(engine, query, move):
             if isinstance(nxt, Verdict):
                 if n not in refused:
                     # Systems may leave ``at`` empty: naming the hex costs time

@@ -76,6 +76,15 @@ class System:
         """The state after entering ``to``, or why that is illegal."""
         raise NotImplementedError
 
+    def expand(self, engine: Engine, query: MoveQuery, move: Move
+               ) -> list[tuple[Hex, Move | Verdict]]:
+        """The outcome of entering each neighbour of ``move.hex``.
+
+        The default asks :meth:`enter` once per neighbour; a system may
+        override it to share per-move work across the six (the search's hot path).
+        """
+        return [(n, self.enter(engine, query, move, n)) for n in engine.grid.adjacency[move.hex]]
+
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """Why the mover may not end its move here, or ``None``."""
         here = engine.situation.units_in(move.hex)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["FireAndMovement"]
 
 IN_EZOC = "in_ezoc"
+_EMPTY: frozenset[str] = frozenset()
 ALLIED, GERMAN = "allied", "german"
 
 
@@ -81,10 +82,10 @@ class FireAndMovement(System):
         enemy_hexes, ezoc = self._surroundings(engine, unit)
         if to in enemy_hexes:
             return Verdict(False, self.cite("5.2"), engine.name(to), "holds an enemy unit (5.2d)")
-        key = ("fm_cost", move.hex, to, unit.unit_class)
-        cost = engine.memo.get(key)
+        costs = self._edge_costs(engine, unit)
+        cost = costs.get((move.hex, to))
         if cost is None:
-            cost = engine.memo[key] = self._terrain_cost(engine, unit, move.hex, to)
+            cost = costs[(move.hex, to)] = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
         assert isinstance(cost, float | int)
@@ -116,6 +117,31 @@ class FireAndMovement(System):
             return Verdict(False, self.cite("5.2"), None,
                            f"entering costs {cost:g} MP and {move.left:g} remain (5.2c)")
         return move.then(to, cost, memory=memory, stop=stop)
+
+    def expand(self, engine: Engine, query: MoveQuery, move: Move
+               ) -> list[tuple[Hex, Move | Verdict]]:
+        """All six steps at once: a plain step (no enemy, no EZOC, affordable terrain)
+        is made here directly; every other step goes through :meth:`enter`."""
+        unit = query.unit
+        enemy_hexes, ezoc = self._surroundings(engine, unit)
+        costs = self._edge_costs(engine, unit)
+        here, left = move.hex, move.left
+        out: list[tuple[Hex, Move | Verdict]] = []
+        for n in engine.grid.adjacency[here]:
+            cost = costs.get((here, n))
+            if (cost is not None and not isinstance(cost, Verdict) and cost <= left
+                    and n not in ezoc and n not in enemy_hexes):
+                out.append((n, Move(n, move.spent + cost, move.ma, _EMPTY, None, move.one_hex,
+                                    move.steps + 1, move)))
+            else:
+                out.append((n, self.enter(engine, query, move, n)))
+        return out
+
+    def _edge_costs(self, engine: Engine, unit: Unit) -> dict[tuple[Hex, Hex], float | Verdict]:
+        """Terrain cost of each step for this unit's class, filled in as asked."""
+        table = engine.memo.setdefault(("fm_costs", unit.unit_class), {})
+        assert isinstance(table, dict)
+        return table
 
     def _terrain_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
         """000 §5.4: hex cost (highest terrain, plus +N) plus hexside costs;
