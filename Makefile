@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	# pywargame: an independent VASSAL module reader for the tests. Its declared
+	# requirements (docs and ImageMagick tooling) are not needed by pywargame.vassal.
+	$(PY) -m pip install --quiet --no-deps 'pywargame==0.8.0'
 	@touch $(STAMP)
 
 # The bundled sample: an illustrative Omaha sector (maps/demo, counters/demo).
@@ -21,7 +24,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@echo "== bocage demo: checking the bundled sample game =="
 	$(VENV)/bin/bocage check maps/demo counters/demo
-	@echo "== done: the sample data loads and agrees with itself; nothing is written yet =="
+	@echo "== counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
+	$(VENV)/bin/bocage counters render counters/demo/units.csv counters/demo/markers.csv --out build/demo/counters/
+	$(VENV)/bin/bocage counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter --pdf build/demo/counters.pdf
+	@echo "== done: outputs are in build/demo/ (counters/, counters.pdf) =="
 
 test: $(STAMP)
 	$(PY) -m mypy

@@ -14,9 +14,7 @@ __all__ = ["PLANNED", "planned_command"]
 SHORT: dict[str, str] = {
     "digitize": "Read a map scan into terrain data.",
     "validate": "Check hand-entered terrain.",
-    "counters": "Render counters and printable sheets.",
     "aids": "Print play aids from game data.",
-    "vassal": "Build, inspect and check VASSAL modules.",
 }
 
 # name -> (what it does, the command line it will take)
@@ -29,17 +27,9 @@ PLANNED: dict[str, tuple[str, str]] = {
         "Check hand-entered terrain against a scan, itself and the rulebook's facts.",
         "bocage validate MAP.json [--against DIGITIZED.json] [--facts FACTS.json]",
     ),
-    "counters": (
-        "Render counters from a unit manifest and lay out printable sheets.",
-        "bocage counters render|sheet counters/GAME/units.csv ...",
-    ),
     "aids": (
         "Print play aids (CRT, terrain chart, tracks, set-up sheets) from game data.",
         "bocage aids GAME_DIR --out build/GAME/aids/",
-    ),
-    "vassal": (
-        "Build, inspect and check VASSAL modules (.vmod) numbered like the printed map.",
-        "bocage vassal build|inspect|check ...",
     ),
 }
 

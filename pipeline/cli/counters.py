@@ -1,0 +1,194 @@
+"""``bocage counters``: counter images and printable counter sheets from manifests."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.counters.measure import format_length, parse_length, parse_offset
+from pipeline.counters.render import (
+    RenderOptions,
+    contact_sheet,
+    render_manifests,
+    write_counters,
+)
+from pipeline.counters.sheet import SheetOptions, write_sheet_pdf
+from pipeline.counters.style import VALUE_LAYOUTS, load_style
+from pipeline.errors import BocageError, DataError
+from pipeline.model.documents import read_text
+from pipeline.model.manifest import (
+    MarkerManifest,
+    UnitManifest,
+    markers_from_text,
+    sniff_manifest,
+    units_from_text,
+)
+
+__all__ = ["counters"]
+
+
+class _Counters(click.Group):
+    """Prints the library's errors as one line and exits 2, also when run on its own."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BocageError as exc:
+            click.echo(f"bocage: {exc}", err=True)
+            ctx.exit(2)
+
+
+MANIFESTS = click.argument("manifests", nargs=-1, required=True,
+                           type=click.Path(dir_okay=False, path_type=Path))
+STYLE = click.option("--style", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Style JSON laid over the default colours.")
+SIZE = click.option("--size", default="5/8in", show_default=True,
+                    help="Counter side: 5/8in, 16mm, 0.5in ...")
+DPI = click.option("--dpi", type=click.FloatRange(min=30, max=2400), default=300.0,
+                   show_default=True, help="Pixels per inch of the images.")
+VALUES = click.option("--values", type=click.Choice(VALUE_LAYOUTS),
+                      help="What the bottom band prints (default: the style's, auto).")
+
+
+@click.group(cls=_Counters)
+def counters() -> None:
+    """Render counters from unit and marker manifests, and print counter sheets.
+
+    MANIFESTS are CSV files: a unit manifest (units.csv), a marker manifest
+    (markers.csv), or one of each; which is which is read from the header.
+    Values the manifest leaves empty print as '?'.
+    """
+
+
+def load_manifests(paths: tuple[Path, ...]) -> tuple[UnitManifest | None, MarkerManifest | None]:
+    """Read each manifest by the kind its header says; at most one of each kind."""
+    units: UnitManifest | None = None
+    markers: MarkerManifest | None = None
+    for path in paths:
+        text = read_text(path)
+        header = next(csv.reader(io.StringIO(text)), [])
+        kind = sniff_manifest(header)
+        if kind == "units":
+            if units is not None:
+                raise DataError(path, "", f"a second unit manifest (the first is {units.file});"
+                                " give one units.csv")
+            units = units_from_text(text, path)
+        elif kind == "markers":
+            if markers is not None:
+                raise DataError(path, "", f"a second marker manifest (the first is"
+                                f" {markers.file}); give one markers.csv")
+            markers = markers_from_text(text, path)
+        else:
+            raise DataError(path, "", "neither a unit nor a marker manifest: the header"
+                            " names none of their columns (id, side, type / id, kind)")
+    return units, markers
+
+
+def _render_options(style: Path | None, size: str, dpi: float, values: str | None,
+                    bleed: float = 0.0) -> RenderOptions:
+    return RenderOptions(parse_length(size, "--size"), dpi, bleed, load_style(style), values)
+
+
+@counters.command()
+@MANIFESTS
+@STYLE
+@SIZE
+@DPI
+@VALUES
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the images (made if missing).")
+@click.option("--contact", type=click.Path(dir_okay=False, path_type=Path),
+              help="Contact sheet PNG [default: OUT/contact-sheet.png].")
+@json_option
+@quiet_option
+def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
+           values: str | None, out: Path, contact: Path | None, as_json: bool,
+           quiet: bool) -> None:
+    """Draw the front and back of every counter as PNG images.
+
+    Writes OUT/<id>.png and OUT/<id>.back.png for each unit and marker ('/' and
+    spaces in ids become '_'), and a contact sheet of them all. Nothing is
+    written unless every row renders.
+
+    \b
+    Example:
+      bocage counters render counters/demo/units.csv counters/demo/markers.csv \\
+          --out build/demo/counters/
+    """
+    units, markers = load_manifests(manifests)
+    options = _render_options(style, size, dpi, values)
+    drawn = render_manifests(units, markers, options)
+    title = (f"{', '.join(str(p) for p in manifests)}: {len(drawn)} counters,"
+             f" {format_length(options.size)} at {dpi:g} dpi")
+    sheet = contact_sheet(drawn, title)
+    files = write_counters(drawn, out, dpi=dpi, contact=sheet, contact_path=contact)
+    if as_json:
+        emit_json({"counters": len(drawn), "size_px": options.side_px, "dpi": dpi,
+                   "files": [str(f) for f in files]})
+    elif not quiet:
+        click.echo(f"wrote {len(files)} images of {len(drawn)} counters"
+                   f" ({options.side_px} px, {format_length(options.size)} at {dpi:g} dpi)"
+                   f" to {out} (contact sheet: {files[-1]})")
+
+
+@counters.command()
+@MANIFESTS
+@STYLE
+@SIZE
+@DPI
+@VALUES
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter",
+              show_default=True, help="Paper, portrait.")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default="long",
+              show_default=True, help="The edge the printer turns the sheet on.")
+@click.option("--bleed", default="3mm", show_default=True,
+              help="Face colour printed past each cut line.")
+@click.option("--back-offset", default="0mm,0mm", show_default=True,
+              help="Shift of every back as x,y (right, down) to correct a printer's register.")
+@click.option("--margin", default="0.5in", show_default=True,
+              help="Clear space at each paper edge (cut marks stand inside it).")
+@click.option("--pdf", "pdf", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The PDF to write.")
+@json_option
+@quiet_option
+def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
+          values: str | None, paper: str, duplex: str, bleed: str, back_offset: str,
+          margin: str, pdf: Path, as_json: bool, quiet: bool) -> None:
+    """Lay counters out on duplex sheets for printing and cutting, as one PDF.
+
+    Pages alternate fronts and backs; each back lands behind its front when the
+    sheet is turned on the --duplex edge. Counters are at exact size with a
+    bleed around each and cut marks outside the bleed; a marker is printed as
+    many times as its count.
+
+    \b
+    Example:
+      bocage counters sheet counters/demo/units.csv counters/demo/markers.csv \\
+          --paper a4 --duplex long --bleed 3mm --pdf build/demo/counters.pdf
+    """
+    units, markers = load_manifests(manifests)
+    bleed_in = parse_length(bleed, "--bleed")
+    options = SheetOptions(
+        paper=paper, duplex="short" if duplex == "short" else "long",
+        size=parse_length(size, "--size"), bleed=bleed_in,
+        back_offset=parse_offset(back_offset, "--back-offset"),
+        margin=parse_length(margin, "--margin"),
+    )
+    render_options = _render_options(style, size, dpi, values, bleed_in)
+    title = ", ".join(str(p) for p in manifests)
+    plan = write_sheet_pdf(units, markers, pdf, options, render_options, title=title)
+    placed = len(plan.placements) // 2
+    if as_json:
+        emit_json({"pdf": str(pdf), "pages": plan.pages, "counters": placed,
+                   "columns": plan.columns, "rows": plan.rows})
+    elif not quiet:
+        sheets = plan.pages // 2
+        click.echo(f"wrote {pdf}: {placed} counters on {sheets} duplex"
+                   f" sheet{'s' if sheets != 1 else ''}"
+                   f" ({plan.pages} pages, {paper}, {plan.columns} x {plan.rows} a sheet,"
+                   f" turn on the {duplex} edge)")

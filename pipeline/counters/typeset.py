@@ -1,0 +1,151 @@
+"""Text on counters: the fonts shipped with the package, fitting and centring.
+
+Counters must look the same on every machine, so text never comes from
+system fonts: the DejaVu fonts in ``fonts/`` (Bitstream Vera licence, see
+``fonts/LICENSE-DejaVu.txt``) are loaded by path. FreeType draws them with
+anti-aliasing at the final resolution, so text stays crisp at any size.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from PIL import ImageDraw, ImageFont
+
+__all__ = [
+    "FONT_DIR",
+    "FONTS",
+    "FontName",
+    "cap_height",
+    "draw_centred",
+    "draw_line_of_cells",
+    "fit_font",
+    "font",
+]
+
+FONT_DIR = Path(__file__).with_name("fonts")
+FontName = Literal["bold", "condensed"]
+FONTS: dict[str, str] = {
+    "bold": "DejaVuSans-Bold.ttf",  # values: wide, heavy digits read best at a glance
+    "condensed": "DejaVuSansCondensed-Bold.ttf",  # ids and labels: more letters per inch
+}
+
+Colour = tuple[int, int, int] | tuple[int, int, int, int]
+Box = tuple[int, int, int, int]
+
+
+@functools.lru_cache(maxsize=512)
+def font(name: FontName, px: int) -> ImageFont.FreeTypeFont:
+    """A shipped font at ``px`` pixels (em size), cached.
+
+    >>> font("bold", 20).size
+    20
+    """
+    return ImageFont.truetype(str(FONT_DIR / FONTS[name]), max(1, px))
+
+
+@functools.lru_cache(maxsize=512)
+def cap_height(name: FontName, px: int) -> int:
+    """Height of a capital letter (and of the digits) above the baseline, in pixels."""
+    return -int(font(name, px).getbbox("H0", anchor="ls")[1])
+
+
+@functools.lru_cache(maxsize=4096)
+def fit_font(text: str, name: FontName, px: int, max_width: float) -> ImageFont.FreeTypeFont:
+    """The largest size up to ``px`` at which ``text`` is at most ``max_width`` wide.
+
+    >>> fit_font("914", "condensed", 40, 30).getlength("914") <= 30
+    True
+    """
+    size = px
+    while size > 4 and font(name, size).getlength(text) > max_width:
+        # Shrink in proportion first (few iterations), then by one pixel to the exact fit.
+        width = font(name, size).getlength(text)
+        size = min(size - 1, max(4, int(size * max_width / width)))
+    return font(name, size)
+
+
+def draw_centred(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    face: ImageFont.FreeTypeFont,
+    centre: tuple[float, float],
+    fill: Colour,
+) -> None:
+    """Draw ``text`` with its advance width and cap height centred on ``centre``.
+
+    Centring on the cap height (not on the ink) keeps digits, '?' and '(5)' on
+    one baseline, the way a printed counter reads.
+    """
+    cap = -face.getbbox("H0", anchor="ls")[1]
+    x = round(centre[0] - face.getlength(text) / 2)
+    y = round(centre[1] + cap / 2)
+    draw.text((x, y), text, font=face, fill=fill, anchor="ls")
+
+
+def draw_line_of_cells(
+    draw: ImageDraw.ImageDraw,
+    cells: Sequence[str],
+    face: ImageFont.FreeTypeFont,
+    rect: Box,
+    fill: Colour,
+    *,
+    separator: str = "-",
+    boxed: int | None = None,
+    box_fill: Colour = (200, 16, 46),
+    box_text: Colour = (255, 255, 255),
+) -> None:
+    """Draw ``cells`` joined by ``separator``, centred in ``rect``, one cell maybe boxed.
+
+    Parameters
+    ----------
+    draw
+        Where to draw.
+    cells
+        The printed values, e.g. ``["5", "4", "4"]``.
+    face
+        The font (see :func:`fit_font`).
+    rect
+        ``(left, top, right, bottom)`` in pixels; the line is centred in it.
+    fill
+        Text colour.
+    separator
+        Between cells.
+    boxed
+        Index of a cell drawn in a filled box (a mobile unit's movement, 000 §2.3).
+    box_fill, box_text
+        The box and its text colour.
+    """
+    # Runs of unboxed cells are drawn as one string: FreeType then places every glyph
+    # exactly as it would the same text drawn alone.
+    pieces: list[tuple[str, bool]] = []
+    for i, cell in enumerate(cells):
+        if i:
+            pieces.append((separator, False))
+        pieces.append((cell, i == boxed))
+    runs: list[tuple[str, bool]] = []
+    for piece, is_boxed in pieces:
+        if runs and not is_boxed and not runs[-1][1]:
+            runs[-1] = (runs[-1][0] + piece, False)
+        else:
+            runs.append((piece, is_boxed))
+    cap = -face.getbbox("H0", anchor="ls")[1]
+    pad = max(1, round(cap * 0.18))
+    # A boxed cell takes its padding on both sides, so the box never touches a separator.
+    widths = [face.getlength(text) + (2 * pad if is_boxed else 0) for text, is_boxed in runs]
+    left, top, right, bottom = rect
+    x = (left + right) / 2 - sum(widths) / 2
+    baseline = round((top + bottom) / 2 + cap / 2)
+    for (text, is_boxed), width in zip(runs, widths, strict=True):
+        colour = fill
+        at = round(x)
+        if is_boxed:
+            draw.rectangle((at, baseline - cap - pad, round(x + width) - 1, baseline + pad - 1),
+                           fill=box_fill)
+            colour = box_text
+            at += pad
+        draw.text((at, baseline), text, font=face, fill=colour, anchor="ls")
+        x += width

@@ -1,0 +1,105 @@
+"""``bocage counters``: the group invoked on its own with CliRunner, outputs by content."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from PIL import Image
+
+from pipeline.cli.counters import counters
+from pipeline.model.manifest import load_markers, load_units
+
+from .conftest import DEMO, UNITS_CSV
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    result = CliRunner().invoke(counters, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_render_demo_writes_fronts_backs_and_contact_sheet(tmp_path):
+    out = tmp_path / "counters"
+    code, stdout, _ = run("render", DEMO / "units.csv", DEMO / "markers.csv", "--out", out,
+                          "--json")
+    assert code == 0
+    doc = json.loads(stdout)
+    assert doc["counters"] == 34 and doc["size_px"] == 188
+    assert (out / "914-352-front.png").exists() and (out / "914-352-back.png").exists()
+    assert (out / "al-naval-7-front.png").exists() and (out / "contact-sheet.png").exists()
+    with Image.open(out / "cca-2-front.png") as image:
+        assert image.size == (188, 188)
+
+
+def test_render_size_and_dpi(tmp_path):
+    code, stdout, _ = run("render", DEMO / "units.csv", "--size", "16mm", "--dpi", "150",
+                          "--out", tmp_path, "--contact", tmp_path / "sheet.png")
+    assert code == 0 and "94 px" in stdout
+    with Image.open(tmp_path / "9-2-front.png") as image:
+        assert image.size == (94, 94)
+    assert (tmp_path / "sheet.png").exists()
+
+
+def test_unknown_unit_type_fails_with_one_line_and_writes_nothing(tmp_path):
+    lines = UNITS_CSV.splitlines()
+    header, row = lines[0], lines[1]
+    rows = [row.replace("914/352", f"{n}/352") for n in range(10)]
+    rows.append(row.replace("914/352", "bad").replace(",infantry,", ",armr,"))
+    path = tmp_path / "units.csv"
+    path.write_text("\n".join([header, *rows]) + "\n")
+    out = tmp_path / "out"
+    code, stdout, stderr = run("render", path, "--out", out)
+    assert code == 2
+    assert stderr.strip() == f"bocage: {path}:12: unknown unit type 'armr' (did you mean 'armor'?)"
+    assert not out.exists()
+    pdf = tmp_path / "c.pdf"
+    code, _, stderr = run("sheet", path, "--pdf", pdf)
+    assert code == 2 and ":12: unknown unit type 'armr'" in stderr and not pdf.exists()
+
+
+def test_bad_style_and_bad_length_are_one_line(tmp_path):
+    style = tmp_path / "style.json"
+    style.write_text('{"nationalities": {"US": {"background": "green"}}}')
+    code, _, stderr = run("render", DEMO / "units.csv", "--style", style, "--out", tmp_path)
+    assert code == 2
+    assert stderr.strip() == (f"bocage: {style}: nationalities.US.background:"
+                              " expected a colour written '#rrggbb', got 'green'")
+    code, _, stderr = run("sheet", DEMO / "units.csv", "--bleed", "3", "--pdf", tmp_path / "x")
+    assert code == 2 and "--bleed: '3' is not a length" in stderr
+    code, _, stderr = run("render", tmp_path / "style.json", "--out", tmp_path)
+    assert code == 2 and "is not valid" not in stderr
+
+
+def test_a_file_that_is_no_manifest(tmp_path):
+    path = tmp_path / "other.csv"
+    path.write_text("colour,shape\nred,round\n")
+    code, _, stderr = run("render", path, "--out", tmp_path / "o")
+    assert code == 2 and "neither a unit nor a marker manifest" in stderr
+
+
+def test_sheet_writes_a_duplex_pdf(tmp_path):
+    pdf = tmp_path / "counters.pdf"
+    code, stdout, _ = run("sheet", DEMO / "units.csv", DEMO / "markers.csv", "--paper", "a4",
+                          "--duplex", "short", "--bleed", "2mm", "--back-offset", "0.3mm,0",
+                          "--pdf", pdf, "--json")
+    assert code == 0
+    doc = json.loads(stdout)
+    markers = load_markers(DEMO / "markers.csv")
+    assert doc["pages"] == 2
+    assert doc["counters"] == len(load_units(DEMO / "units.csv")) + sum(
+        m.count or 1 for m in markers)
+    assert pdf.read_bytes().startswith(b"%PDF")
+    if shutil.which("pdfinfo"):
+        import subprocess
+
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        assert "Pages:           2" in info and "595.276 x 841.89" in info
+
+
+def test_render_overwrites_its_own_earlier_output(tmp_path):
+    for _ in range(2):
+        code, _, _ = run("render", DEMO / "units.csv", "--out", tmp_path, "-q")
+        assert code == 0
+    assert not [p for p in Path(tmp_path).iterdir() if p.name.endswith(".tmp")]
