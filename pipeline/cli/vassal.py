@@ -1,0 +1,161 @@
+"""``bocage vassal``: build, inspect and check VASSAL modules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.errors import BocageError
+from pipeline.vassal import build_module, parse_board_args
+from pipeline.vassal.check import check_module
+from pipeline.vassal.describe import describe_module
+from pipeline.vassal.game import load_game_inputs
+
+__all__ = ["vassal"]
+
+
+class _Group(click.Group):
+    """Turns the library's errors into one line and exit 2 (also when run on its own)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BocageError as exc:
+            click.echo(f"bocage: {exc}", err=True)
+            ctx.exit(2)
+
+
+MODULE = click.argument("module", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+
+
+@click.group(cls=_Group, short_help="Build, inspect and check VASSAL modules.")
+def vassal() -> None:
+    """Build, inspect and check VASSAL modules (.vmod) numbered like the printed map.
+
+    Modules target VASSAL 3.6 and load in 3.7. Exit codes: 0 ok, 1 check findings,
+    2 bad input (one line names the file, the place and the fix).
+    """
+
+
+@vassal.command(short_help="Build a .vmod from a game folder, board and counter images.")
+@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--board", "boards", multiple=True, metavar="[NAME=]PATH",
+              help="Board image; NAME=PATH for each board of a multi-board map."
+                   " Default: the board's image in map.json.")
+@click.option("--counters", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder of counter images <slug>-front.png / -back.png"
+                   " (default: counters/<game>).")
+@click.option("--scenario", help="Scenario file stem or name (default: the only one).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The .vmod to write (replaced atomically).")
+@click.option("--date-saved", type=int, metavar="MS",
+              help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH or newest input).")
+@click.option("--name", help="Module name (default: the map's title).")
+@click.option("--module-version", default="1.0", show_default=True, help="Module version.")
+@json_option
+@quiet_option
+def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, scenario: str | None,
+          out: Path, date_saved: int | None, name: str | None, module_version: str,
+          as_json: bool, quiet: bool) -> None:
+    """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
+
+    \b
+    Example:
+      bocage vassal build maps/demo --board build/demo/map.png \\
+          --counters build/demo/counters --out build/demo.vmod
+    """
+    board_names = [b.name for b in load_game_inputs(game_dir, counters, scenario).map_data.boards]
+    report = build_module(game_dir, out, boards=parse_board_args(boards, board_names),
+                          counters=counters, scenario=scenario, date_saved=date_saved,
+                          name=name, version=module_version)
+    if as_json:
+        emit_json({"path": str(report.path), "counts": report.counts,
+                   "warnings": list(report.warnings), "notes": list(report.notes)})
+        return
+    for warning in report.warnings:
+        click.echo(f"bocage: warning: {warning}", err=True)
+    if not quiet:
+        for note in report.notes:
+            click.echo(f"note: {note}")
+        counts = report.counts
+        click.echo(f"wrote {report.path} ({counts['units']} units, {counts['markers']} markers,"
+                   f" {counts['setup_stacks']} set-up stacks, {counts['boards']} board(s))")
+
+
+@vassal.command(short_help="List a module's maps, grids, pieces and set-up stacks.")
+@MODULE
+@json_option
+def inspect(module: Path, as_json: bool) -> None:
+    """List what MODULE (a .vmod, or a bare buildFile) holds, with piece traits decoded."""
+    info = describe_module(module)
+    if as_json:
+        emit_json(info)
+        return
+    head = info["module"]
+    click.echo(f"{info['path']}: '{head['name']}' version {head['version']}"
+               f" (VASSAL {head['VassalVersion']}, nextPieceSlotId {head['nextPieceSlotId']})")
+    for the_map in info["maps"]:
+        click.echo(f"map '{the_map['name']}'")
+        for board in the_map["boards"]:
+            size = f" {board['width']}x{board['height']}" if "width" in board else ""
+            click.echo(f"  board '{board['name']}' image {board['image']}{size}")
+            if "grid" in board:
+                grid = board["grid"]
+                click.echo(f"    {grid['type']} dx={grid.get('dx')} dy={grid.get('dy')}"
+                           f" x0={grid.get('x0')} y0={grid.get('y0')}"
+                           f" sideways={grid.get('sideways', 'false')}")
+            if "numbering" in board:
+                n = board["numbering"]
+                keys = ("first", "sep", "hOff", "vOff", "hLeading", "vLeading", "hDescend",
+                        "vDescend", "stagger", "locationFormat")
+                click.echo("    numbering " + " ".join(f"{k}={n.get(k)!r}" for k in keys))
+        for stack in the_map["setup_stacks"]:
+            where = stack["location"] or f"({stack['x']},{stack['y']})"
+            click.echo(f"  set-up {where} on {stack['board']}: {', '.join(stack['pieces'])}")
+    for piece in info["pieces"]:
+        traits = " | ".join(_trait_text(t) for t in piece.get("traits", []))
+        click.echo(f"piece '{piece['entryName']}' gpid {piece['gpid']} [{piece['palette']}]:"
+                   f" {traits or piece.get('error')}")
+    for proto in info["prototypes"]:
+        traits = " | ".join(_trait_text(t) for t in proto.get("traits", []))
+        click.echo(f"prototype '{proto['entryName']}': {traits or proto.get('error')}")
+
+
+def _trait_text(trait: dict[str, Any]) -> str:
+    """One decoded trait in a few words: ``mark UnitId=2 Rgr``, ``emb2 Step[a.png,b.png]``."""
+    name = str(trait["id"]).rstrip(";")
+    if "properties" in trait:
+        return name + " " + ", ".join(f"{k}={v}" for k, v in trait["properties"].items())
+    if "images" in trait:
+        return f"{name} {trait['layer']}[{','.join(trait['images'])}] {trait['increase_menu']}"
+    if "prototype" in trait:
+        return f"{name} {trait['prototype']}"
+    if "image" in trait:
+        return f"{name} {trait['image']} '{trait['name']}'" if trait["image"] else name
+    return str(name)
+
+
+@vassal.command(short_help="Check a module against what VASSAL 3.6/3.7 reads.")
+@MODULE
+@json_option
+@quiet_option
+def check(module: Path, as_json: bool, quiet: bool) -> None:
+    """Check MODULE (a .vmod, or a bare buildFile): tags, numbers, piece texts, gpids,
+    images, set-up locations and moduledata. Exit 1 when there are errors."""
+    report = check_module(module)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        for finding in report.findings:
+            if not quiet or finding.severity == "error":
+                click.echo(str(finding))
+        if not quiet:
+            errors = sum(f.severity == "error" for f in report.findings)
+            state = "ok" if report.ok else f"{errors} error(s)"
+            click.echo(f"{state}: {module} ({report.counts.get('piece_definitions', 0)} piece"
+                       f" definitions, {report.counts.get('setup_stacks', 0)} set-up stacks)")
+    if not report.ok:
+        raise SystemExit(1)

@@ -1,0 +1,58 @@
+"""The ``vassal`` command group, invoked as the lead will register it."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pipeline.cli.vassal import vassal
+from tests.vassal.test_read_check import MINIMAL, make_vmod
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(vassal, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_build_inspect_check(demo_game: Path, tmp_path: Path) -> None:
+    out = tmp_path / "build" / "demo.vmod"
+    code, stdout, _ = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
+                          "--out", str(out), "--date-saved", "0")
+    assert code == 0 and "13 units, 21 markers, 9 set-up stacks" in stdout
+    assert zipfile.is_zipfile(out)
+    code, stdout, _ = run("inspect", str(out))
+    assert code == 0 and "set-up 2417 on omaha: 2 Ranger Battalion" in stdout
+    assert "HexGrid dx=48.0 dy=55.0 x0=40 y0=40" in stdout
+    code, stdout, _ = run("inspect", str(out), "--json")
+    assert json.loads(stdout)["module"]["VassalVersion"] == "3.6.19"
+    code, stdout, _ = run("check", str(out))
+    assert code == 0 and stdout.startswith("ok:")
+    code, stdout, _ = run("check", str(out), "--json")
+    assert json.loads(stdout)["ok"] is True
+
+
+def test_build_json_and_board_by_name(demo_game: Path, tmp_path: Path) -> None:
+    code, stdout, _ = run("build", str(demo_game), "--board",
+                          f"omaha={demo_game / 'board.png'}", "--out", str(tmp_path / "d.vmod"),
+                          "--date-saved", "0", "--json")
+    assert code == 0 and json.loads(stdout)["counts"]["units"] == 13
+
+
+def test_check_exits_1_on_errors(tmp_path: Path) -> None:
+    path = make_vmod(tmp_path / "m.vmod", MINIMAL.replace('x0="40"', 'x0="4.5"'))
+    code, stdout, _ = run("check", str(path))
+    assert code == 1 and 'error: line' in stdout and 'x0="4.5"' in stdout
+
+
+def test_bad_input_is_one_line_and_exit_2(game_factory, tmp_path: Path) -> None:
+    game = game_factory(counters=False)
+    code, stdout, stderr = run("build", str(game), "--board", str(game / "board.png"),
+                               "--out", str(tmp_path / "x.vmod"))
+    assert code == 2 and stderr.count("\n") == 1 and stderr.startswith("bocage: ")
+    assert "no counter image" in stderr and not (tmp_path / "x.vmod").exists()
+    hostile = make_vmod(tmp_path / "h.vmod", extra={"../x": b""})
+    code, _, stderr = run("check", str(hostile))
+    assert code == 2 and "refused" in stderr
