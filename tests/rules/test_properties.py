@@ -37,6 +37,15 @@ FEATURES = {
 }
 CLASSES = {"fm_omaha": ["leg", "mobile"], "june44": ["infantry"],
            "cobra": ["infantry", "mechanized"], "tactical": ["infantry", "vehicle"]}
+# Unit data each system needs to answer at all (SCENARIOS.md §2.3).
+UNIT_DATA = {
+    "fm_omaha": [{}],
+    "june44": [{"size": "division", "nationality": "US"},
+               {"size": "regiment", "nationality": "German"}],
+    "cobra": [{"size": "division", "nationality": "US"},
+              {"size": "regiment", "nationality": "German"}],
+    "tactical": [{}],
+}
 SYSTEMS = sorted(DONE)
 PROPERTY = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -68,7 +77,7 @@ def random_situation(system: str, seed: int) -> Situation:
     rng.shuffle(free)
     units = tuple(
         Unit(f"U{i}", rng.choice(["allied", "german"]), h, rng.choice(CLASSES[system]),
-             float(rng.randint(1, 8)), 2)
+             float(rng.randint(1, 8)), 2, rng.choice(UNIT_DATA[system]))
         for i, h in enumerate(free[: rng.randint(1, 7)])
     )
     markers = tuple(Marker("beachhead", h) for h in free[7:9])
@@ -111,7 +120,7 @@ def test_reachable_paths_are_legal_at_their_cost_and_never_cheaper_on_the_way(sy
             assert check.cost == reach.costs[h]
 
 
-@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "tactical"])  # 002: no supply
 @PROPERTY
 @given(seed=st.integers(0, 10**9), order=st.randoms())
 def test_supply_does_not_depend_on_unit_order(system, seed, order):
