@@ -1,4 +1,4 @@
-"""The data model: map data, rules profiles, unit and marker manifests, scenarios, positions.
+"""The data model: map data, rules profiles, CRTs, facts, manifests, scenarios, positions.
 
 Every file bocage reads is loaded here into typed, immutable classes, with
 errors that name the file, the place and the fix on one line
@@ -21,7 +21,9 @@ from pipeline.model.check import (
     companion_counters,
     load_file,
 )
+from pipeline.model.crt import CrtTable, crt_from_data, load_crt
 from pipeline.model.documents import dumps, read_json, save_json
+from pipeline.model.facts import Fact, Facts, facts_from_data, load_facts
 from pipeline.model.manifest import (
     MARKER_KINDS,
     UNIT_FLAGS,
@@ -76,6 +78,9 @@ __all__ = [
     "Checked",
     "CombatEffect",
     "Cost",
+    "CrtTable",
+    "Fact",
+    "Facts",
     "GridSpec",
     "HexEntry",
     "HexsideEntry",
@@ -98,7 +103,11 @@ __all__ = [
     "check_game_dir",
     "companion_counters",
     "cost_is_unknown",
+    "crt_from_data",
     "dumps",
+    "facts_from_data",
+    "load_crt",
+    "load_facts",
     "load_file",
     "load_map",
     "load_markers",

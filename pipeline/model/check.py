@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import DataError, ManifestError, did_you_mean
+from pipeline.model.crt import CrtTable, crt_from_data
 from pipeline.model.documents import document_kind, parse_json, read_text
+from pipeline.model.facts import Facts, facts_from_data
 from pipeline.model.manifest import (
     MarkerManifest,
     UnitManifest,
@@ -36,8 +38,8 @@ from pipeline.model.translate import format_path, one_line
 
 __all__ = ["Checked", "Document", "check_file", "check_game_dir", "companion_counters", "load_file"]
 
-Document = MapData | RulesProfile | Scenario | Position | UnitManifest | MarkerManifest
-
+Document = (MapData | RulesProfile | Scenario | Position | UnitManifest | MarkerManifest
+            | CrtTable | Facts)
 
 @dataclass(frozen=True)
 class Checked:
@@ -48,7 +50,8 @@ class Checked:
     path
         The path as given.
     kind
-        ``map``, ``rules``, ``scenario``, ``position``, ``units``, ``markers`` or ``game``.
+        ``map``, ``rules``, ``scenario``, ``position``, ``crt``, ``facts``, ``units``,
+        ``markers`` or ``game``.
     summary
         One line for people.
     counts
@@ -77,6 +80,10 @@ def load_file(path: str | Path) -> tuple[str, Document]:
     if suffix == ".json":
         data = parse_json(read_text(path), path)
         kind = document_kind(data, path)
+        if kind == "crt":
+            return kind, crt_from_data(data, path)
+        if kind == "facts":
+            return kind, facts_from_data(data, path)
         if kind == "map":
             return kind, map_from_data(data, path)
         if kind == "rules":
@@ -144,6 +151,20 @@ def _summary(doc: Document) -> tuple[str, dict[str, int]]:
         counts = {"units": len(doc.units), "on_map": on_map, "markers": len(doc.markers)}
         return (f"turn {doc.turn}, {doc.phase}, {doc.active_side} to act: {len(doc.units)}"
                 f" units ({on_map} on the map), {len(doc.markers)} markers"), counts
+    if isinstance(doc, CrtTable):
+        cells = [c for row in doc.results for c in row.cells]
+        given = sum(c is not None for c in cells)
+        counts = {"columns": len(doc.columns), "lines": len(doc.lines),
+                  "die_rolls": len(doc.die_rolls or []), "cells_given": given,
+                  "cells": len(cells)}
+        return (f"{doc.type} CRT, {len(doc.columns)} columns, {len(doc.lines)} terrain lines,"
+                f" {given} of {len(cells)} cells given"), counts
+    if isinstance(doc, Facts):
+        claims = Counter(f.claim for f in doc.facts)
+        counts = {"facts": len(doc.facts),
+                  **{f"claim_{c}": n for c, n in sorted(claims.items())}}
+        by_claim = ", ".join(f"{c} {n}" for c, n in sorted(claims.items())) or "none"
+        return f"{len(doc.facts)} facts ({by_claim})", counts
     if isinstance(doc, UnitManifest):
         sides = Counter(u.side for u in doc)
         counts = {"units": len(doc), **{f"side_{s}": n for s, n in sorted(sides.items())}}
@@ -166,6 +187,8 @@ class _Folder:
     positions: list[tuple[str, Position]] = field(default_factory=list)
     units: list[UnitManifest] = field(default_factory=list)
     markers: list[MarkerManifest] = field(default_factory=list)
+    crts: list[tuple[str, CrtTable]] = field(default_factory=list)
+    facts: list[tuple[str, Facts]] = field(default_factory=list)
 
     def add(self, path: str, doc: Document) -> None:
         if isinstance(doc, MapData):
@@ -178,6 +201,10 @@ class _Folder:
             self.positions.append((path, doc))
         elif isinstance(doc, UnitManifest):
             self.units.append(doc)
+        elif isinstance(doc, CrtTable):
+            self.crts.append((path, doc))
+        elif isinstance(doc, Facts):
+            self.facts.append((path, doc))
         else:
             self.markers.append(doc)
 

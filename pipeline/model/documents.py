@@ -36,7 +36,7 @@ __all__ = [
 M = TypeVar("M", bound=BaseModel)
 
 # The kinds of JSON document bocage knows; CSV manifests are told apart by header.
-JSON_KINDS = ("map", "position", "rules", "scenario")
+JSON_KINDS = ("crt", "facts", "map", "position", "rules", "scenario")
 
 
 def read_text(path: str | Path) -> str:

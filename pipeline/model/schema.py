@@ -1,8 +1,8 @@
 """Published JSON Schemas, generated from the models so they cannot drift.
 
 ``python -m pipeline.model.schema schemas/`` writes one schema per kind of
-file: ``map``, ``rules``, ``scenario`` and ``position`` documents, and one row
-of the ``units`` and ``markers`` manifests. A test regenerates them in memory
+file: ``map``, ``rules``, ``scenario``, ``position``, ``crt`` and ``facts``
+documents, and one row of the ``units`` and ``markers`` manifests. A test regenerates them in memory
 and compares them with the checked-in files.
 
 The schemas describe shapes; the checks that need the whole document or the
@@ -21,7 +21,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from pipeline.errors import BocageError
+from pipeline.model.crt import CrtTable
 from pipeline.model.documents import write_text_atomic
+from pipeline.model.facts import Facts
 from pipeline.model.manifest import MarkerSpec, UnitSpec
 from pipeline.model.mapdata import MapData
 from pipeline.model.position import Position
@@ -35,6 +37,8 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "rules": RulesProfile,
     "scenario": Scenario,
     "position": Position,
+    "crt": CrtTable,
+    "facts": Facts,
     "units": UnitSpec,
     "markers": MarkerSpec,
 }
@@ -44,6 +48,8 @@ _TITLES = {
     "rules": "bocage rules profile (rules.json)",
     "scenario": "bocage scenario (scenario*.json)",
     "position": "bocage position (position*.json)",
+    "crt": "bocage combat results table (crt.json)",
+    "facts": "bocage facts stated by a rulebook about its map (facts.json)",
     "units": "bocage units manifest: one row of units.csv (empty cells are null)",
     "markers": "bocage markers manifest: one row of markers.csv (empty cells are null)",
 }

@@ -72,8 +72,8 @@ def test_other_files_are_refused(tmp_path):
 def test_the_demo_folder_checks_and_pairs_with_its_counters():
     results = check_game_dir(DEMO)
     assert [(Path(r.path).name, r.kind) for r in results] == [
-        ("map.json", "map"), ("position.json", "position"), ("rules.json", "rules"),
-        ("scenario.json", "scenario"), ("demo", "game")]
+        ("facts.json", "facts"), ("map.json", "map"), ("position.json", "position"),
+        ("rules.json", "rules"), ("scenario.json", "scenario"), ("demo", "game")]
     game = results[-1]
     assert game.warnings == ()
     assert game.counts == {"units_checked": 23, "hexes_checked": 22}

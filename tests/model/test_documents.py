@@ -80,10 +80,10 @@ def test_deep_nesting_is_an_error_not_a_crash():
     ([1, 2], "m.json: expected a JSON object at the top level, got a list"),
     ("map", "m.json: expected a JSON object at the top level, got 'map'"),
     ({"game": "x"}, 'm.json: no "kind" key at the top level'
-                    " (one of 'map', 'position', 'rules', 'scenario')"),
+                    " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')"),
     ({"kind": 3}, "m.json: kind: expected a string, got 3"),
     ({"kind": "mapp"}, "m.json: kind: unknown kind 'mapp' (did you mean 'map'?)"
-                       " (one of 'map', 'position', 'rules', 'scenario')"),
+                       " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')"),
 ])
 def test_the_top_level_is_checked_first(data, expected):
     assert error_of(lambda: document_kind(data, "m.json")) == expected

@@ -14,16 +14,18 @@ SURFACE = {
     "MARKER_KINDS", "UNIT_FLAGS", "UNIT_SIZES", "UNIT_TYPES",
     "Board", "Checked", "CombatEffect", "Cost", "GridSpec", "HexEntry", "HexsideEntry",
     "LayoutSpec", "Location", "MapData", "MapEdge", "MarkerManifest", "MarkerSpec",
+    "CrtTable", "Fact", "Facts",
     "NumberingSpec", "Position", "PositionMarker", "PositionUnit", "RulesProfile", "Scenario",
     "TerrainRule", "UnitManifest", "UnitSpec",
     "check_file", "check_game_dir", "companion_counters", "cost_is_unknown", "dumps", "load_file", "load_map",
+    "crt_from_data", "facts_from_data", "load_crt", "load_facts",
     "load_markers", "load_position", "load_rules", "load_scenario", "load_units",
     "map_from_data", "markers_from_text", "position_from_data", "read_json", "rules_from_data",
     "save_json", "scenario_from_data", "units_from_text",
 }
 
 MODULES = ["base", "translate", "documents", "mapdata", "rulesprofile", "manifest", "scenario",
-           "position", "check", "schema"]
+           "position", "crt", "facts", "check", "schema"]
 
 
 def test_all_is_exactly_the_documented_surface():

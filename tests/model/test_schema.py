@@ -36,7 +36,7 @@ def test_checked_in_schema_matches_the_models(name):
 def test_there_is_one_schema_per_kind_of_file():
     assert sorted(p.name for p in SCHEMAS.glob("*.schema.json")) == sorted(
         f"{kind}.schema.json" for kind in ("map", "rules", "scenario", "position", "units",
-                                           "markers"))
+                                           "markers", "crt", "facts"))
 
 
 @pytest.mark.parametrize(("kind", "required"), [

@@ -163,6 +163,23 @@ class System:
             base = float(clear) if isinstance(clear, (int, float)) else 1.0
         return Cost(base + added)
 
+    def prohibiting(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
+                    ignore: frozenset[str] = frozenset()) -> str | None:
+        """The hex terrain or hexside feature the chart marks ``"P"`` for this step.
+
+        Unlike :meth:`hex_cost`, a ``null`` (unknown) cost is not an error here:
+        questions that only ask "may a unit go there at all" (supply lines, ZOC)
+        can be answered while the map's chart is still being filled in.
+        """
+        chart, gmap = engine.situation.chart, engine.situation.map
+        for feature in sorted(gmap.features(frm, to) - ignore):
+            if chart.hexside_cost(feature, unit_class) == "P":
+                return f"the {feature} hexside"
+        for tag in gmap.tags(to):
+            if chart.hex_cost(tag, unit_class) == "P":
+                return f"{tag} terrain"
+        return None
+
     def hexside_cost(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
                      ignore: frozenset[str] = frozenset()) -> Cost:
         """Sum of the costs of the hexside's features (added to the hex, 000 §5.4)."""

@@ -100,16 +100,12 @@ class June44(System):
         Caen Canal unless a bridge exists"), or a hex or hexside the chart prohibits
         (§10.1, TEC)."""
         features = engine.situation.map.features(frm, to)
-        if features:
-            if "canal" in features and "road" not in features:
-                return "the Caen Canal"
-            side = self.hexside_cost(engine, frm, to, unit_class, self.bridged(features))
-            if side.prohibited_by:
-                return f"the {side.prohibited_by} hexside"
-        terrain = self.hex_cost(engine, to, unit_class)
-        if terrain.prohibited_by and not self.road_move(engine, frm, to, "road"):
-            return f"{terrain.prohibited_by} terrain"
-        return None
+        if "canal" in features and "road" not in features:
+            return "the Caen Canal"
+        found = self.prohibiting(engine, frm, to, unit_class, self.bridged(features))
+        if found is None or found.endswith("hexside"):
+            return found
+        return None if self.road_move(engine, frm, to, "road") else found
 
     def terrain_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
         """001 §10.1, §3.2: the higher cost of the hex's terrains ("when moving

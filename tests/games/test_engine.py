@@ -1,0 +1,161 @@
+"""The rules engine on each seed game's folder and position (`load_game` + `Engine`).
+
+Supply is asked for every game; movement where the rulebook gives the numbers a move needs.
+Where it does not (no unit MA, no terrain cost), the engine must refuse with an error naming
+the missing number: nothing here invents a cost."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.model import load_position, load_rules, load_units, map_from_data, rules_from_data
+from pipeline.rules import Engine
+from pipeline.rules.errors import RulesError
+from pipeline.rules.game import load_game, situation_from_game
+
+from .conftest import counters, load, maps
+
+
+def _answers(engine: Engine) -> dict[str, tuple[bool, str | None]]:
+    return {uid: (a.in_supply, a.rule) for uid, a in engine.supply().items()}
+
+
+# -- 000 Omaha ---------------------------------------------------------------------------------
+
+def test_omaha_supply_000_12_0():
+    engine = Engine(load_game(maps("omaha"), maps("omaha") / "position.json"))
+    answers = engine.supply()
+    assert _answers(engine) == {
+        "9/2": (True, "000 §12.0"), "23/2": (True, "000 §12.0"), "38/2": (True, "000 §12.0"),
+        "CCA/2": (True, "000 §12.0"), "2 Rgr": (True, "000 §12.0"),
+        "117/30": (False, "000 §12.0"),
+        **{g: (True, "000 §9.0") for g in ("916/352", "914/352", "915/352", "352/352", "1")},
+        "119/30": (True, None),
+    }
+    assert answers["9/2"].reason == "on a beach landing hex"
+    assert [engine.name(h) for h in answers["23/2"].path] == ["2217", "2318"]
+    path = [engine.name(h) for h in answers["38/2"].path]
+    assert path[0] == "2015" and path[-1] == "2318"
+    assert answers["2 Rgr"].reason == "Rangers need not trace supply"
+
+
+def test_omaha_movement_names_the_missing_movement_allowance():
+    engine = Engine(load_game(maps("omaha"), maps("omaha") / "position.json"))
+    with pytest.raises(RulesError, match="no movement allowance.*fill in 'movement'"):
+        engine.reachable("38/2")
+
+
+# -- 001 June '44 ------------------------------------------------------------------------------
+
+def test_june44_supply_answers_while_the_terrain_chart_is_unknown():
+    """001 §6.0, §7.2: a supply line asks only whether terrain is prohibited, which the
+    chart says (the Caen Canal) even while the TEC costs are null: supply answers."""
+    engine = Engine(load_game(maps("june44"), maps("june44") / "position.json"))
+    answers = engine.supply()
+    assert answers["2 AD"].in_supply is False and answers["2 AD"].rule == "001 §7.2"
+    assert answers["1 ID"].in_supply is True
+
+
+def test_june44_movement_names_the_missing_cost():
+    engine = Engine(load_game(maps("june44"), maps("june44") / "position.json"))
+    with pytest.raises(RulesError, match=r"fill in terrain\.clear\.move"):
+        engine.reachable("1 ID")  # MA 4 is given (001 §2.4.2); the clear cost is not
+
+
+@pytest.mark.parametrize("placeholder", [1, 3])
+def test_june44_supply_answers_do_not_depend_on_the_missing_number(placeholder):
+    """The position's supply answers with a placeholder clear cost, in memory only: the
+    answers are the same whatever the number, as long as clear is not prohibited."""
+    data = load(maps("june44") / "rules.json")
+    data["terrain"]["clear"]["move"] = placeholder
+    rules = rules_from_data(data, "rules.json (placeholder clear cost)")
+    situation = situation_from_game(
+        map_from_data(load(maps("june44") / "map.json")), rules,
+        load_position(maps("june44") / "position.json"),
+        load_units(counters("june44") / "units.csv"))
+    engine = Engine(situation)
+    assert _answers(engine) == {
+        "1 ID": (True, "001 §7.2"), "29 ID": (True, "001 §7.2"), "2 AD": (False, "001 §7.2"),
+        "21 Pz": (True, "001 §7.2"), "91": (True, "001 §7.2"), "3 Cdn ID": (True, "001 §7.2"),
+        "51 ID": (True, None),
+    }
+    answers = engine.supply()
+    assert "south map edge" in answers["21 Pz"].reason
+    assert "Allied-controlled beach" in answers["3 Cdn ID"].reason
+
+
+# -- 003 Cobra (Map A only) --------------------------------------------------------------------
+
+def _board_a() -> Engine:
+    data = copy.deepcopy(load(maps("cobra") / "map.json"))
+    data["boards"] = [b for b in data["boards"] if b["name"] == "A"]
+    data["hexes"] = {h: e for h, e in data["hexes"].items() if h.startswith("A")}
+    data["locations"] = [loc for loc in data["locations"]
+                         if all(h.startswith("A") for h in loc["hexes"])]
+    situation = situation_from_game(
+        map_from_data(data, "map.json (Map A)"), load_rules(maps("cobra") / "rules.json"),
+        load_position(maps("cobra") / "position.json"), load_units(counters("cobra") / "units.csv"))
+    return Engine(situation)
+
+
+def test_cobra_engine_refuses_two_boards():
+    with pytest.raises(RulesError, match="one board at a time.*2 boards"):
+        load_game(maps("cobra"), maps("cobra") / "position.json")
+
+
+def test_cobra_supply_on_map_a_003_10_3():
+    engine = _board_a()
+    assert _answers(engine) == {
+        "27 Armd": (True, "003 §10.3.1"), "102 Cav": (False, "003 §10.3.1"),
+        "2 FF": (False, "003 §10.3.1"), "delay-1": (True, "003 §10.3.1"),
+        "delay-2": (False, "003 §10.3.1"), "22/21": (False, "003 §10.3.1"),
+        "LXXXIV": (False, "003 §10.3.1"),
+    }
+    answers = engine.supply()
+    assert answers["27 Armd"].reason == "4 hexes counted to the source in A2501"
+    assert answers["delay-1"].reason == "6 hexes counted to the source in A5120"
+    assert "more than 12 hexes" in answers["102 Cav"].reason
+
+
+def test_cobra_delay_unit_disengages_in_overcast_weather():
+    """003 §15.1 MPA 6, §5.4.2 overcast: 4 MP; §5.2.1 clear 1 MP; §5.6.1 disengaging +2;
+    §5.6.2 never EZOC to EZOC. Every hex is the map's unsurveyed default (clear)."""
+    engine = _board_a()
+    reach = engine.reachable("delay-2")
+    costs = {engine.name(h): c for h, c in reach.costs.items()}
+    assert costs["A3014"] == 3                      # out of 2 FF's ZOC: 1 + 2
+    assert costs["A3015"] == 4
+    assert max(costs.values()) == 4
+    assert "A2913" not in costs and "A3113" not in costs   # EZOC to EZOC
+    hexes = [engine.grid.hex(h) for h in ("A3013", "A3014")]
+    check = engine.check_path("delay-2", hexes)
+    assert check.verdict.legal and check.cost == 3
+
+
+def test_cobra_movement_without_an_mpa_names_it():
+    with pytest.raises(RulesError, match="fill in 'movement'"):
+        _board_a().reachable("22/21")
+
+
+# -- 002 tactical ------------------------------------------------------------------------------
+
+def test_tactical_has_no_supply_rules():
+    engine = Engine(load_game(maps("tactical"), maps("tactical") / "position.json"))
+    with pytest.raises(RulesError, match="no supply rules"):
+        engine.supply()
+
+
+def test_tactical_movement_names_the_missing_movement_allowance():
+    engine = Engine(load_game(maps("tactical"), maps("tactical") / "position.json"))
+    with pytest.raises(RulesError, match="fill in 'movement'"):
+        engine.reachable("Allied MG")
+
+
+def test_positions_are_small(game):
+    position = load_position(maps(game) / "position.json")
+    assert position.illustrative and 1 <= len(position.units) <= 12
+    assert json.loads(Path(maps(game) / "position.json").read_text())["kind"] == "position"
