@@ -27,6 +27,9 @@ demo: $(STAMP)
 	@echo "== counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
 	$(VENV)/bin/bocage counters render counters/demo/units.csv counters/demo/markers.csv --out build/demo/counters/
 	$(VENV)/bin/bocage counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter --pdf build/demo/counters.pdf
+	@echo "== rules: where can the 914th Infantry Regiment go, and who is in supply? =="
+	$(VENV)/bin/bocage rules moves maps/demo -p maps/demo/position.json -u 914/352
+	$(VENV)/bin/bocage rules supply maps/demo -p maps/demo/position.json
 	@echo "== done: outputs are in build/demo/ (counters/, counters.pdf) =="
 
 test: $(STAMP)

@@ -39,7 +39,7 @@ def test_summaries_say_what_is_in_the_file():
         "1 board(s), 550 hexes (185 listed), 120 hexsides, 9 locations, illustrative")
     assert check_file(DEMO_MAP).counts["hexes"] == 550
     assert check_file(DEMO_RULES).summary == (
-        "fm_omaha: 9 terrain, 4 hexside features, 2 roads, 11 costs not given")
+        "fm_omaha: 9 terrain, 4 hexside features, 2 roads, 1 costs not given")
     assert check_file(DEMO_UNITS).summary == "13 units (allied 6, german 7)"
     assert check_file(DEMO_MARKERS).counts == {"kinds": 21, "markers": 47}
     assert check_file(DEMO_POSITION).summary == (

@@ -43,10 +43,11 @@ def test_demo_units_are_the_units_000_names():
     assert demo.line_of("2 Rgr") == 9
 
 
-def test_demo_values_the_text_does_not_give_are_empty():
+def test_demo_values_the_text_does_not_give_are_empty_or_labelled_illustrative():
     for unit in load_units(DEMO_UNITS):
-        assert (unit.attack, unit.defence, unit.movement) == (None, None, None)
+        assert (unit.attack, unit.defence) == (None, None)
         assert unit.notes.startswith("000 §11")
+        assert unit.movement is not None and "illustrative (demo only)" in unit.notes
 
 
 def test_demo_arrivals_follow_000_s11_1_2_and_s11_2_4():

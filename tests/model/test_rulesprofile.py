@@ -39,12 +39,18 @@ def test_all_sea_is_prohibited_000_s8_3(demo):
     assert demo.terrain["all_sea"].move == "P"
 
 
-def test_costs_the_text_does_not_give_are_null_with_a_note(demo):
-    unknown = sorted(n for n, r in demo.terrain.items() if cost_is_unknown(r.move))
-    assert unknown == ["beach", "city", "fortification", "marsh", "rough", "village", "woods"]
-    for name in unknown:
-        assert "Terrain Effects Chart, not in the rulebook text" in demo.terrain[name].note
-    assert all(cost_is_unknown(r.move) for r in demo.hexsides.values())
+def test_costs_the_text_does_not_give_are_labelled_illustrative_or_null(demo):
+    """000 §5.4: only clear (1 MP) and all-sea (prohibited) costs are in the text; the
+    demo's other costs are illustrative and say so, or null with a note."""
+    chosen = sorted(n for n, r in demo.terrain.items()
+                    if not cost_is_unknown(r.move) and n not in ("clear", "all_sea"))
+    assert chosen == ["beach", "city", "fortification", "marsh", "rough", "village", "woods"]
+    for rules in (demo.terrain, demo.hexsides):
+        for name, rule in rules.items():
+            if name in ("clear", "all_sea"):
+                continue
+            assert ("illustrative" in rule.note if not cost_is_unknown(rule.move)
+                    else "Terrain Effects Chart, not in the rulebook text" in rule.note), name
 
 
 def test_combat_lines_are_the_crt_rows(demo):
@@ -92,6 +98,7 @@ def test_every_cite_names_the_rulebook_file_not_a_path(demo):
 
 def test_null_cost_without_a_note_is_refused():
     def edit(doc: dict[str, Any]) -> None:
+        doc["terrain"]["woods"]["move"] = None
         doc["terrain"]["woods"]["note"] = ""
     assert fails(edit) == (
         "maps/demo/rules.json: terrain.woods.move: cost is null (not given) but the entry has"
