@@ -24,13 +24,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	@echo "== bocage demo: checking the bundled sample game =="
 	$(VENV)/bin/bocage check maps/demo counters/demo
+	@echo "== validate: lint the demo map and check the rulebook's facts about it =="
+	$(VENV)/bin/bocage validate maps/demo/map.json --facts maps/demo/facts.json --report build/demo/validation.html
 	@echo "== counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
 	$(VENV)/bin/bocage counters render counters/demo/units.csv counters/demo/markers.csv --out build/demo/counters/
 	$(VENV)/bin/bocage counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter --pdf build/demo/counters.pdf
 	@echo "== rules: where can the 914th Infantry Regiment go, and who is in supply? =="
 	$(VENV)/bin/bocage rules moves maps/demo -p maps/demo/position.json -u 914/352
 	$(VENV)/bin/bocage rules supply maps/demo -p maps/demo/position.json
-	@echo "== done: outputs are in build/demo/ (counters/, counters.pdf) =="
+	@echo "== done: outputs are in build/demo/ (validation.html, counters/, counters.pdf) =="
 
 test: $(STAMP)
 	$(PY) -m mypy

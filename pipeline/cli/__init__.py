@@ -14,6 +14,7 @@ from pipeline import __version__
 from pipeline.cli.check import check
 from pipeline.cli.counters import counters
 from pipeline.cli.rules import rules
+from pipeline.cli.validate import validate
 from pipeline.cli.vassal import vassal
 from pipeline.cli.planned import PLANNED, planned_command
 from pipeline.errors import BocageError
@@ -55,6 +56,7 @@ def cli() -> None:
 cli.add_command(check)
 cli.add_command(counters)
 cli.add_command(rules)
+cli.add_command(validate)
 cli.add_command(vassal)
 for _name in PLANNED:
     cli.add_command(planned_command(_name))

@@ -13,7 +13,6 @@ __all__ = ["PLANNED", "planned_command"]
 # Short listings for `bocage --help`, keyed like PLANNED.
 SHORT: dict[str, str] = {
     "digitize": "Read a map scan into terrain data.",
-    "validate": "Check hand-entered terrain.",
     "aids": "Print play aids from game data.",
 }
 
@@ -22,10 +21,6 @@ PLANNED: dict[str, tuple[str, str]] = {
     "digitize": (
         "Read a map scan into hex terrain and hexside data (OpenCV + Shapely).",
         "bocage digitize SCAN --legend LEGEND.json --out map.json",
-    ),
-    "validate": (
-        "Check hand-entered terrain against a scan, itself and the rulebook's facts.",
-        "bocage validate MAP.json [--against DIGITIZED.json] [--facts FACTS.json]",
     ),
     "aids": (
         "Print play aids (CRT, terrain chart, tracks, set-up sheets) from game data.",

@@ -1,0 +1,73 @@
+"""Validation of hand-entered terrain: diff, lint, and the rulebook's facts.
+
+A typist's ``map.json`` is checked three ways, each giving
+:class:`~pipeline.validate.findings.Finding` objects in one shape:
+
+* :mod:`~pipeline.validate.diff`: hex by hex and hexside by hexside against a
+  digitized map of the same grid, with the digitizer's confidence;
+* :mod:`~pipeline.validate.lint` (and :mod:`~pipeline.validate.screen` for
+  names and ids a strict load refuses): consistency of the map by itself;
+* :mod:`~pipeline.validate.facts`: the claims of ``facts.json``, each finding
+  citing its rulebook section.
+
+:func:`validate_files` runs them all; :mod:`~pipeline.validate.report` writes
+the HTML page, the text and the JSON; :mod:`~pipeline.validate.inject` is
+the bench that types errors into a true map. Nothing here changes data.
+
+>>> from pathlib import Path
+>>> demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
+>>> result = validate_files(demo / "map.json", facts=demo / "facts.json")
+>>> result.has_errors, sorted({f.source for f in result.findings})
+(False, ['lint'])
+"""
+
+from pipeline.validate.diff import Agreement, MapDiff, diff_maps, same_grid
+from pipeline.validate.facts import check_fact, check_facts
+from pipeline.validate.findings import SEVERITIES, Finding, Severity, count_by, sort_findings
+from pipeline.validate.inject import KINDS, Injected, Score, inject_errors, score
+from pipeline.validate.lint import lint_map
+from pipeline.validate.picture import Picture, draw_map
+from pipeline.validate.report import html_report, text_report, write_html_report
+from pipeline.validate.roles import ROLE_NAMES, Roles, parse_role_options, roles_for
+from pipeline.validate.screen import screen_document, screen_file
+from pipeline.validate.validation import (
+    Validation,
+    digitize_hook,
+    validate_data,
+    validate_files,
+)
+
+__all__ = [
+    "KINDS",
+    "ROLE_NAMES",
+    "SEVERITIES",
+    "Agreement",
+    "Finding",
+    "Injected",
+    "MapDiff",
+    "Picture",
+    "Roles",
+    "Score",
+    "Severity",
+    "Validation",
+    "check_fact",
+    "check_facts",
+    "count_by",
+    "diff_maps",
+    "digitize_hook",
+    "draw_map",
+    "html_report",
+    "inject_errors",
+    "lint_map",
+    "parse_role_options",
+    "roles_for",
+    "same_grid",
+    "score",
+    "screen_document",
+    "screen_file",
+    "sort_findings",
+    "text_report",
+    "validate_data",
+    "validate_files",
+    "write_html_report",
+]

@@ -1,0 +1,233 @@
+"""Reports of a validation: a self-contained HTML page, plain text, JSON.
+
+The HTML page needs nothing from the network: the map picture is inline (a
+``data:`` URI), the script and the styles are in the page. An SVG overlay
+lays every hex that has a finding over the picture; a finding and its hexes
+are linked both ways (click a finding: its hexes light up; click a lit hex:
+its findings scroll into view and light up), and the list filters by severity
+and kind. Opened as ``report.html#selftest`` the page clicks its first
+finding and its first hex by itself and writes the outcome into the element
+``#selftest-result`` (the browser test reads it with ``--dump-dom``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from pathlib import Path
+
+from pipeline.model.documents import write_text_atomic
+from pipeline.validate.findings import SEVERITIES, Finding, count_by
+from pipeline.validate.picture import Picture, draw_map
+from pipeline.validate.validation import Validation
+
+__all__ = ["html_report", "text_report", "write_html_report"]
+
+_STYLE = """
+body{font:14px system-ui,sans-serif;margin:1em;color:#222}
+h1{font-size:1.3em;margin:0 0 .3em}
+#layout{display:flex;gap:1em;align-items:flex-start}
+#map{position:relative;flex:none}
+#map img{display:block}
+#map svg{position:absolute;left:0;top:0}
+.mark{fill:transparent;stroke-width:3;cursor:pointer}
+.mark.sev-error{stroke:#d40000}.mark.sev-warning{stroke:#e08a00}.mark.sev-check{stroke:#2a6fd6}
+.mark.selected{fill:rgba(255,230,0,.55);stroke:#000;stroke-width:4}
+.mark.hidden{display:none}
+#side{max-height:95vh;overflow:auto;flex:1;min-width:22em}
+#findings{list-style:none;padding:0;margin:0}
+.finding{padding:.3em .5em;margin:.2em 0;border-left:5px solid #999;cursor:pointer}
+.finding.sev-error{border-color:#d40000}.finding.sev-warning{border-color:#e08a00}
+.finding.sev-check{border-color:#2a6fd6}
+.finding.selected{background:#fff3a0}
+.finding.hidden{display:none}
+.tag{font:12px monospace;color:#555}
+.cite{color:#555;font-style:italic}
+fieldset{margin:.3em 0;padding:.3em .6em}
+label{margin-right:.8em;white-space:nowrap}
+table{border-collapse:collapse;margin:.5em 0}td,th{padding:1px 8px;text-align:right}
+"""
+
+_SCRIPT = """
+(function () {
+  "use strict";
+  var marks = Array.prototype.slice.call(document.querySelectorAll(".mark"));
+  var items = Array.prototype.slice.call(document.querySelectorAll(".finding"));
+  function hexesOf(el) { return (el.getAttribute("data-hexes") || "").split(" ").filter(Boolean); }
+  function clear() {
+    marks.concat(items).forEach(function (el) { el.classList.remove("selected"); });
+  }
+  function selectFinding(item) {
+    clear();
+    item.classList.add("selected");
+    var hexes = hexesOf(item);
+    marks.forEach(function (m) {
+      if (hexes.indexOf(m.getAttribute("data-hex")) >= 0) { m.classList.add("selected"); }
+    });
+    var first = document.querySelector(".mark.selected");
+    if (first && first.scrollIntoView) { first.scrollIntoView({block: "nearest"}); }
+  }
+  function selectHex(mark) {
+    clear();
+    var hex = mark.getAttribute("data-hex");
+    mark.classList.add("selected");
+    var shown = items.filter(function (it) {
+      return hexesOf(it).indexOf(hex) >= 0 && !it.classList.contains("hidden");
+    });
+    shown.forEach(function (it) { it.classList.add("selected"); });
+    if (shown.length) { shown[0].scrollIntoView({block: "nearest"}); }
+  }
+  items.forEach(function (it) { it.addEventListener("click", function () { selectFinding(it); }); });
+  marks.forEach(function (m) { m.addEventListener("click", function () { selectHex(m); }); });
+  function applyFilters() {
+    var off = {};
+    document.querySelectorAll("input[data-filter]").forEach(function (box) {
+      if (!box.checked) { off[box.getAttribute("data-filter") + ":" + box.value] = true; }
+    });
+    var visible = {};
+    items.forEach(function (it) {
+      var hide = off["severity:" + it.getAttribute("data-severity")] ||
+                 off["kind:" + it.getAttribute("data-kind")];
+      it.classList.toggle("hidden", !!hide);
+      if (!hide) { hexesOf(it).forEach(function (h) { visible[h] = true; }); }
+    });
+    marks.forEach(function (m) { m.classList.toggle("hidden", !visible[m.getAttribute("data-hex")]); });
+  }
+  document.querySelectorAll("input[data-filter]").forEach(function (box) {
+    box.addEventListener("change", applyFilters);
+  });
+  if (window.location.hash === "#selftest") {
+    var out = document.getElementById("selftest-result");
+    var result = "PASS";
+    var item = items.filter(function (it) { return hexesOf(it).length > 0; })[0];
+    if (item) {
+      item.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      var hex = hexesOf(item)[0];
+      var mark = document.querySelector('.mark[data-hex="' + hex + '"]');
+      if (!mark || !mark.classList.contains("selected")) {
+        result = "FAIL finding->hex " + hex;
+      } else {
+        clear();
+        mark.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+        if (!item.classList.contains("selected")) { result = "FAIL hex->finding " + hex; }
+        item.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      }
+      out.setAttribute("data-hex", hex);
+    } else {
+      result = "PASS no findings";
+    }
+    out.textContent = result;
+  }
+}());
+"""
+
+
+def _points(points: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _worst(findings: list[Finding]) -> dict[str, str]:
+    worst: dict[str, str] = {}
+    for f in findings:  # findings come most serious first
+        for h in f.hexes:
+            worst.setdefault(h, f.severity)
+    return worst
+
+
+def _overlay(picture: Picture, findings: list[Finding]) -> str:
+    marks = []
+    for hex_id, severity in sorted(_worst(findings).items()):
+        if hex_id in picture.outlines:
+            marks.append(f'<polygon class="mark sev-{severity}" data-hex="{html.escape(hex_id)}"'
+                         f' points="{_points(picture.outlines[hex_id])}">'
+                         f"<title>{html.escape(hex_id)}</title></polygon>")
+    return (f'<svg width="{picture.width}" height="{picture.height}"'
+            f' viewBox="0 0 {picture.width} {picture.height}"'
+            f' xmlns="http://www.w3.org/2000/svg">{"".join(marks)}</svg>')
+
+
+def _finding_item(i: int, f: Finding) -> str:
+    cite = f' <span class="cite">({html.escape(f.cite)})</span>' if f.cite else ""
+    conf = f" confidence {f.confidence:.2f}" if f.confidence is not None else ""
+    return (f'<li class="finding sev-{f.severity}" id="finding-{i}"'
+            f' data-severity="{f.severity}" data-kind="{html.escape(f.kind)}"'
+            f' data-hexes="{html.escape(" ".join(f.hexes))}">'
+            f'<span class="tag">{f.severity} · {html.escape(f.kind)}{conf}</span><br>'
+            f"{html.escape(f.message)}{cite}</li>")
+
+
+def _filters(findings: list[Finding]) -> str:
+    boxes = []
+    for field, values in (("severity", list(SEVERITIES)),
+                          ("kind", sorted({f.kind for f in findings}))):
+        counts = count_by(findings, field)
+        labels = "".join(
+            f'<label><input type="checkbox" checked data-filter="{field}"'
+            f' value="{html.escape(v)}"> {html.escape(v)} ({counts.get(v, 0)})</label>'
+            for v in values)
+        boxes.append(f"<fieldset><legend>{field}</legend>{labels}</fieldset>")
+    return "".join(boxes)
+
+
+def _diff_table(result: Validation) -> str:
+    if result.diff is None:
+        return ""
+    rows = "".join(
+        f"<tr><th>{html.escape(n)}</th><td>{a.hand}</td><td>{a.digitized}</td>"
+        f"<td>{a.both}</td><td>{a.agreement:.0%}</td></tr>"
+        for table in (result.diff.terrain, result.diff.features)
+        for n, a in table.items() if a.hand or a.digitized)
+    return (f"<h2>Agreement with {html.escape(result.inputs.get('against', 'the other map'))}"
+            f"</h2><p>{result.diff.hexes_agreeing} of {result.diff.hexes} hexes agree.</p>"
+            "<table><tr><th></th><th>by hand</th><th>digitized</th><th>both</th>"
+            f"<th>agreement</th></tr>{rows}</table>")
+
+
+def html_report(result: Validation) -> str:
+    """The report page as one string (deterministic for the same validation)."""
+    picture = draw_map(result.the_map)
+    png = base64.b64encode(picture.png).decode("ascii")
+    counts = count_by(result.findings, "severity")
+    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES)
+    items = "".join(_finding_item(i, f) for i, f in enumerate(result.findings))
+    title = f"bocage validate: {result.inputs.get('map', result.the_map.title)}"
+    data = html.escape(json.dumps(result.inputs, sort_keys=True))
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style></head>
+<body data-inputs="{data}">
+<h1>{html.escape(title)}</h1>
+<p>{html.escape(result.the_map.title)}: {summary}.</p>
+<div id="layout">
+<div id="map"><img alt="map" width="{picture.width}" height="{picture.height}"
+ src="data:image/png;base64,{png}">{_overlay(picture, result.findings)}</div>
+<div id="side">{_filters(result.findings)}
+<ul id="findings">{items}</ul>
+{_diff_table(result)}
+</div></div>
+<div id="selftest-result"></div>
+<script>{_SCRIPT}</script>
+</body></html>
+"""
+
+
+def write_html_report(result: Validation, path: str | Path) -> None:
+    """Write the HTML report atomically (a temporary file renamed over ``path``)."""
+    write_text_atomic(path, html_report(result))
+
+
+def text_report(result: Validation) -> str:
+    """One line a finding (severity, kind, place, message, citation), then a summary."""
+    lines = []
+    for f in result.findings:
+        cite = f"  [{f.cite}]" if f.cite else ""
+        conf = f" (confidence {f.confidence:.2f})" if f.confidence is not None else ""
+        lines.append(f"{f.severity:<7} {f.kind:<26} {f.where or '-':<10} {f.message}{conf}{cite}")
+    counts = count_by(result.findings, "severity")
+    lines.append(f"{result.inputs.get('map', 'map')}: "
+                 + ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES))
+    if result.diff is not None:
+        lines.append(f"agreement: {result.diff.hexes_agreeing} of {result.diff.hexes} hexes")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,121 @@
+"""One validation run: screen, lint, diff against a digitized map, check the facts.
+
+This is the library's entry point for ``bocage validate``: it reads the files,
+runs every stage that has its input and returns one :class:`Validation` with
+all findings in report order. A map scan (``--scan``) will be digitized first
+by :mod:`pipeline.digitize`; until that stage exists, :func:`digitize_hook`
+says so with a :class:`BocageError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import BocageError
+from pipeline.model import Facts, MapData, load_facts, load_map, read_json
+from pipeline.validate.diff import MapDiff, diff_maps
+from pipeline.validate.facts import check_facts
+from pipeline.validate.findings import Finding, count_by, sort_findings
+from pipeline.validate.lint import lint_map
+from pipeline.validate.roles import Roles, roles_for
+from pipeline.validate.screen import screen_document
+
+__all__ = ["Validation", "digitize_hook", "validate_data", "validate_files"]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The result of one run: the map as loaded, its findings and the diff statistics."""
+
+    the_map: MapData
+    findings: list[Finding]
+    roles: Roles
+    diff: MapDiff | None = None
+    inputs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any finding is an error (``bocage validate`` exits 1)."""
+        return any(f.severity == "error" for f in self.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``--json`` (deterministic)."""
+        out: dict[str, Any] = {
+            "inputs": dict(sorted(self.inputs.items())),
+            "ok": not self.has_errors,
+            "counts": {"severity": count_by(self.findings, "severity"),
+                       "kind": count_by(self.findings, "kind")},
+            "findings": [f.to_dict() for f in self.findings],
+        }
+        if self.diff is not None:
+            out["diff"] = self.diff.to_dict()
+        return out
+
+
+def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = None,
+                  facts: Facts | None = None,
+                  roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
+    """Validate a parsed map document.
+
+    Parameters
+    ----------
+    data
+        The map document as parsed JSON (unknown names are findings, not errors).
+    file
+        Name used in messages.
+    against
+        A digitized (or reference) map of the same grid to diff with.
+    facts
+        The rulebook's facts to check.
+    roles
+        Overrides of the vocabulary roles (see :func:`pipeline.validate.roles.roles_for`).
+
+    Raises
+    ------
+    BocageError
+        Bad input: a document that does not load, maps of different grids.
+    """
+    the_map, found = screen_document(data, file)
+    chosen = roles_for(the_map, roles)
+    found += lint_map(the_map, chosen)
+    diff = diff_maps(the_map, against) if against is not None else None
+    if diff is not None:
+        found += diff.findings
+    if facts is not None:
+        found += check_facts(facts, the_map)
+    return Validation(the_map, sort_findings(found), chosen, diff, {"map": file})
+
+
+def digitize_hook(scan: Path, legend: Path | None) -> MapData:
+    """Digitize a map scan for ``--scan``: not available until the digitizer lands.
+
+    Raises
+    ------
+    BocageError
+        Always, for now, saying what to do instead.
+    """
+    if legend is None:
+        raise BocageError(f"{scan}: --scan needs --legend LEGEND.json")
+    raise BocageError(f"{scan}: validating against a scan is not available yet (the"
+                      " digitizer is not built); run it yourself and pass"
+                      " --against DIGITIZED.json")
+
+
+def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,
+                   scan: Path | None = None, legend: Path | None = None,
+                   roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
+    """Read the files and validate (see :func:`validate_data`)."""
+    if scan is not None and against is not None:
+        raise BocageError("give --against or --scan, not both")
+    reference = load_map(against) if against is not None else None
+    if scan is not None:
+        reference = digitize_hook(scan, legend)
+    known = load_facts(facts) if facts is not None else None
+    result = validate_data(read_json(map_path), file=str(map_path), against=reference,
+                           facts=known, roles=roles)
+    inputs = {"map": str(map_path)}
+    inputs |= {k: str(v) for k, v in (("against", against), ("facts", facts)) if v is not None}
+    return Validation(result.the_map, result.findings, result.roles, result.diff, inputs)

@@ -1,0 +1,65 @@
+"""The HTML report in headless Chromium: no console errors, and clicking a finding
+highlights its hex (and clicking the hex brings its finding back).
+
+The page tests itself when opened as ``report.html#selftest`` and writes the outcome into
+``#selftest-result``; ``--dump-dom`` prints the DOM after load and ``--enable-logging=stderr``
+prints every console message as a ``:CONSOLE`` line. No Python browser package is needed.
+Skipped only when Chromium is missing and CI is not set; under CI a missing Chromium fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pipeline.validate import validate_data, write_html_report
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
+
+
+def _chromium() -> str:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but Chromium is not installed (apt-get install chromium)")
+        pytest.skip("Chromium is not installed (apt-get install chromium); CI runs this test")
+    return CHROMIUM
+
+
+def _open(page: Path, profile: Path) -> tuple[str, str]:
+    """(DOM after load, console lines) of a page in headless Chromium."""
+    command = [
+        _chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0",
+        "--dump-dom", f"{page.as_uri()}#selftest",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
+    return done.stdout, "\n".join(console)
+
+
+def test_the_harness_sees_console_errors(tmp_path):
+    page = tmp_path / "bad.html"
+    page.write_text("<html><body><script>undefinedFunction();</script></body></html>")
+    _, console = _open(page, tmp_path / "profile")
+    assert "Uncaught ReferenceError" in console
+
+
+def test_the_report_loads_cleanly_and_a_click_highlights_the_hex(tmp_path, demo_data,
+                                                                  demo_map):
+    demo_data["hexes"]["1010"] = {"terrain": ["marsh"], "confidence": 0.99}
+    result = validate_data(demo_data, file="typed.json", against=demo_map)
+    page = tmp_path / "report.html"
+    write_html_report(result, page)
+    dom, console = _open(page, tmp_path / "profile")
+    assert console == ""
+    found = re.search(r'<div id="selftest-result" data-hex="([^"]+)">([^<]*)</div>', dom)
+    assert found is not None, dom[-500:]
+    assert found.group(2) == "PASS"
+    assert found.group(1) == result.findings[0].hexes[0] == "1010"

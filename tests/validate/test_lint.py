@@ -1,0 +1,138 @@
+"""pipeline/validate/lint.py and screen.py: consistency of one map, no scan needed."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.errors import BocageError, DataError
+from pipeline.model import map_from_data
+from pipeline.validate import lint_map, roles_for, screen_document
+
+from .conftest import side_entry
+
+# The demo's standing findings (its coast is unmarked but at Omaha, see the report).
+DEMO_KINDS = {"river_dead_end": 2, "road_dead_end": 3, "sea_without_coast": 38,
+              "lone_rare_terrain": 1}
+
+
+def _lint(data):
+    the_map, found = screen_document(data, "typed.json")
+    return found + lint_map(the_map)
+
+
+def _new(data, demo_map):
+    """Findings of ``data`` that the true demo map does not have."""
+    standing = {(f.kind, f.where) for f in lint_map(demo_map)}
+    return [f for f in _lint(data) if (f.kind, f.where) not in standing]
+
+
+def test_the_demo_has_only_its_standing_findings(demo_map):
+    found = lint_map(demo_map)
+    counts = {k: sum(f.kind == k for f in found) for k in DEMO_KINDS}
+    assert counts == DEMO_KINDS and not any(f.severity == "error" for f in found)
+
+
+def test_unknown_names_are_all_reported_with_a_suggestion(demo_data):
+    demo_data["hexes"]["0101"] = {"terrain": ["wods"]}
+    demo_data["hexes"]["1718"]["features"] = ["victory_locaton"]
+    side_entry(demo_data, "0804", "0805")["features"] = ["rivr"]
+    found = [f for f in _lint(demo_data) if f.kind == "unknown_name"]
+    assert {(f.where, f.severity) for f in found} == {
+        ("0101", "error"), ("1718", "error"), ("0804/0805", "error")}
+    assert "did you mean 'woods'" in next(f.message for f in found if f.where == "0101")
+
+
+def test_hexes_off_the_grid_are_reported_not_fatal(demo_data):
+    demo_data["hexes"]["2623"] = {"terrain": ["woods"]}
+    demo_data["hexsides"].append({"hexes": ["2522", "2623"], "features": ["road"]})
+    demo_data["locations"][2]["hexes"].append("9999")
+    found = [f for f in _lint(demo_data) if f.kind == "off_grid"]
+    assert [f.where for f in found] == ["2623", "2522/2623", "9999"]
+    assert "not on the grid" in found[0].message
+
+
+def test_a_map_that_does_not_load_at_all_is_bad_input(demo_data):
+    del demo_data["boards"]
+    with pytest.raises(DataError, match="boards"):
+        screen_document(demo_data, "typed.json")
+
+
+def test_a_hexside_given_twice_with_different_features_is_an_error(demo_data, demo_map):
+    demo_data["hexsides"].append({"hexes": ["0805", "0804"], "features": ["road"]})
+    demo_data["hexsides"].append({"hexes": ["0303", "0304"], "features": ["road"]})
+    found = {(f.where, f.severity) for f in _new(demo_data, demo_map)
+             if f.kind == "duplicate_hexside"}
+    assert found == {("0804/0805", "error"), ("0303/0304", "warning")}
+
+
+def test_a_bridge_needs_a_road_and_a_river_000_8_2_2(demo_data, demo_map):
+    side_entry(demo_data, "1806", "1807")["features"] = ["road", "river", "bridge"]  # fine
+    side_entry(demo_data, "0804", "0805")["features"] = ["river", "bridge"]
+    [found] = [f for f in _new(demo_data, demo_map) if f.kind == "bridge_without_road_river"]
+    assert found.where == "0804/0805" and "without a road" in found.message
+    assert found.cite == "000_3d79f68a6e3e33eb.txt §8.2.2"
+
+
+def test_a_road_that_stops_dead_inside_the_map_is_a_warning(demo_data, demo_map):
+    demo_data["hexsides"].append({"hexes": ["1003", "1004"], "features": ["road"]})
+    found = [(f.where, f.severity) for f in _new(demo_data, demo_map)
+             if f.kind == "road_dead_end"]
+    assert found == [("1003", "warning"), ("1004", "warning")]
+
+
+def test_a_river_that_ends_in_the_middle_of_land_is_a_warning(demo_data, demo_map):
+    demo_data["hexsides"] = [s for s in demo_data["hexsides"]
+                             if sorted(s.get("hexes", [])) != ["1005", "1105"]]
+    found = [f for f in _new(demo_data, demo_map) if f.kind == "river_dead_end"]
+    assert len(found) == 2 and all(f.severity == "warning" for f in found)
+    assert all({"1005", "1105"} & set(f.hexes) for f in found)
+
+
+def test_sea_next_to_inland_terrain_without_coast(demo_data, demo_map):
+    demo_data["hexes"]["1010"] = {"terrain": ["all_sea"]}
+    found = [f for f in _new(demo_data, demo_map) if f.kind == "sea_without_coast"]
+    assert len(found) == 6 and all("1010" in f.hexes for f in found)
+    # A beach is a coast: Omaha's hexes next to the sea raise nothing.
+    assert not any("2219" in f.hexes for f in lint_map(demo_map) if f.kind == "sea_without_coast")
+
+
+def test_roles_are_configurable(demo_map):
+    relaxed = roles_for(demo_map, {"coast": ["beach", "clear", "woods", "rough"]})
+    assert not [f for f in lint_map(demo_map, relaxed) if f.kind == "sea_without_coast"]
+    with pytest.raises(BocageError, match="unknown role 'ocean'"):
+        roles_for(demo_map, {"ocean": ["all_sea"]})
+
+
+def test_roles_follow_each_maps_vocabulary():
+    from .conftest import ROOT
+    from pipeline.model import load_map
+    cobra = roles_for(load_map(ROOT / "maps" / "cobra" / "map.json"))
+    assert cobra.sea == {"all_sea"} and cobra.coast_sides == {"all_sea"}
+    assert cobra.towns == {"caen_city", "cherbourg_city", "town"}
+    assert cobra.rivers == {"dives_river", "major_river", "minor_river"}
+    june = roles_for(load_map(ROOT / "maps" / "june44" / "map.json"))
+    assert june.sea == {"ocean"} and june.coast_sides == {"ocean"} and june.coast == {"beach"}
+
+
+def test_a_named_town_on_terrain_that_is_not_a_town(demo_data, demo_map):
+    demo_data["hexes"]["1718"]["terrain"] = ["clear"]  # Treviers, a city location
+    demo_data["hexes"]["0101"] = {"terrain": ["clear"], "name": "Isigny"}
+    demo_data["hexes"]["0110"] = {"terrain": ["woods"], "name": "Le Hameau"}
+    found = {(f.where, f.severity) for f in _new(demo_data, demo_map)
+             if f.kind == "town_terrain"}
+    assert found == {("1718", "warning"), ("0101", "warning"), ("0110", "check")}
+
+
+def test_a_lone_hex_of_rare_terrain_is_a_check(demo_data, demo_map):
+    demo_data["hexes"]["0110"] = {"terrain": ["marsh"]}
+    found = [(f.where, f.severity) for f in _new(demo_data, demo_map)
+             if f.kind == "lone_rare_terrain"]
+    assert found == [("0110", "check")]
+
+
+def test_a_hex_left_out_of_a_map_that_lists_every_hex(demo_map):
+    data = demo_map.model_dump(mode="json", exclude_none=True)
+    data["hexes"] = {h: {"terrain": demo_map.terrain_of(h)} for h in demo_map.hex_ids()}
+    del data["hexes"]["1213"]
+    found = [f for f in lint_map(map_from_data(data)) if f.kind == "missing_hex"]
+    assert [(f.where, f.severity) for f in found] == [("1213", "check")]

@@ -1,0 +1,88 @@
+"""pipeline/validate/report.py and pipeline/cli/validate.py: HTML, text, JSON, exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+
+from pipeline.cli.validate import validate
+from pipeline.validate import html_report, validate_data
+
+from .conftest import DEMO
+
+
+def _typed(tmp_path, demo_data):
+    demo_data["hexes"]["1010"] = {"terrain": ["marsh"]}
+    demo_data["hexes"]["0101"] = {"terrain": ["wods"]}
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(demo_data))
+    return path
+
+
+def test_the_page_is_self_contained_and_links_findings_to_hexes(demo_data, demo_map):
+    demo_data["hexes"]["1010"] = {"terrain": ["marsh"]}
+    page = html_report(validate_data(demo_data, file="typed.json", against=demo_map))
+    assert not re.search(r'(src|href)="(?!data:)', page)
+    assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in page
+    assert page.count("data:image/png;base64,") == 1
+    assert re.search(r'<polygon class="mark sev-error" data-hex="1010"', page)
+    assert re.search(r'<li class="finding sev-error"[^>]*data-kind="terrain_differs"'
+                     r'[^>]*data-hexes="1010"', page)
+    assert 'data-filter="severity" value="error"' in page
+    assert 'data-filter="kind" value="terrain_differs"' in page
+    assert page == html_report(validate_data(demo_data, file="typed.json", against=demo_map))
+
+
+def test_cli_exit_codes_text_json_and_report(tmp_path, demo_data):
+    typed = _typed(tmp_path, demo_data)
+    runner = CliRunner()
+    clean = runner.invoke(validate, [str(DEMO / "map.json"), "--facts", str(DEMO / "facts.json")])
+    assert clean.exit_code == 0, clean.output
+    assert "0 error, 43 warning, 1 check" in clean.output
+    report = tmp_path / "out" / "report.html"
+    report.parent.mkdir()
+    bad = runner.invoke(validate, [str(typed), "--against", str(DEMO / "map.json"),
+                                   "--report", str(report)])
+    assert bad.exit_code == 1, bad.output
+    assert "terrain_differs" in bad.output and "unknown_name" in bad.output
+    assert report.read_text().startswith("<!DOCTYPE html>")
+    assert [p.name for p in report.parent.iterdir()] == ["report.html"]  # no temp file left
+    as_json = runner.invoke(validate, [str(typed), "--against", str(DEMO / "map.json"),
+                                       "--json"])
+    data = json.loads(as_json.output)
+    assert as_json.exit_code == 1 and data["ok"] is False
+    assert data["counts"]["kind"]["unknown_name"] == 1
+    assert data["diff"]["terrain"]["marsh"]["digitized"] == 15
+    assert {"severity", "kind", "where", "message", "hexes", "source"} <= set(data["findings"][0])
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, demo_data):
+    runner = CliRunner()
+    missing = runner.invoke(validate, [str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and missing.output.count("\n") == 1
+    assert "nope.json: no such file" in missing.output
+    demo_data["boards"][0]["grid"]["rows"] = 23
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(demo_data))
+    grid = runner.invoke(validate, [str(DEMO / "map.json"), "--against", str(other)])
+    assert grid.exit_code == 2 and "do not share a grid" in grid.output
+    role = runner.invoke(validate, [str(DEMO / "map.json"), "--role", "ocean=all_sea"])
+    assert role.exit_code == 2 and "unknown role 'ocean'" in role.output
+
+
+def test_scan_says_honestly_it_is_not_available_yet(tmp_path):
+    scan = tmp_path / "scan.png"
+    scan.write_bytes(b"")
+    got = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan),
+                                        "--legend", str(tmp_path / "legend.json")])
+    assert got.exit_code == 2 and "not available yet" in got.output
+    assert "--against DIGITIZED.json" in got.output
+
+
+def test_role_option_changes_what_lint_finds():
+    got = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--json",
+                                        "--role", "coast=beach,clear,woods,rough"])
+    assert "sea_without_coast" not in json.loads(got.output)["counts"]["kind"]
