@@ -12,6 +12,7 @@ import click
 
 from pipeline import __version__
 from pipeline.cli.check import check
+from pipeline.cli.options import HELP
 from pipeline.cli.counters import counters
 from pipeline.cli.rules import rules
 from pipeline.cli.validate import validate
@@ -38,7 +39,7 @@ class _Bocage(click.Group):
         return [n for n in order if n in self.commands]
 
 
-@click.group(cls=_Bocage, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Bocage, context_settings=HELP)
 @click.version_option(__version__, prog_name="bocage")
 def cli() -> None:
     """Digital editions of hex-and-counter wargames.

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.errors import BocageError
 from pipeline.model import Checked, check_game_dir, check_file
 
 __all__ = ["check"]
 
 
-@click.command(short_help="Check data files and game folders against their schemas.")
+@click.command(short_help="Check data files and game folders against their schemas.",
+               context_settings=HELP)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @json_option
 @quiet_option

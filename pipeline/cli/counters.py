@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.counters.measure import format_length, parse_length, parse_offset
 from pipeline.counters.render import (
     RenderOptions,
@@ -55,7 +55,7 @@ VALUES = click.option("--values", type=click.Choice(VALUE_LAYOUTS),
                       help="What the bottom band prints (default: the style's, auto).")
 
 
-@click.group(cls=_Counters)
+@click.group(cls=_Counters, context_settings=HELP)
 def counters() -> None:
     """Render counters from unit and marker manifests, and print counter sheets.
 

@@ -9,9 +9,13 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["emit_json", "json_option", "quiet_option"]
+__all__ = ["HELP", "emit_json", "json_option", "quiet_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# Every command also answers -h: set on each group and command, not only the root,
+# because click caches a command's help option the first time it runs alone.
+HELP: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
 def json_option(f: F) -> F:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.options import emit_json, json_option
+from pipeline.cli.options import HELP, emit_json, json_option
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hex
 from pipeline.rules import Engine, load_cases, run_cases
@@ -22,7 +22,7 @@ POSITION = click.option("--position", "-p", type=click.Path(exists=True, dir_oka
 UNIT = click.option("--unit", "-u", "unit_id", required=True, help="Id of the moving unit.")
 
 
-@click.group()
+@click.group(context_settings=HELP)
 def rules() -> None:
     """Answer rules questions: legal moves, zones of control, stacking, supply, LOS.
 

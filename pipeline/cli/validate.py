@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.errors import BocageError
 from pipeline.validate import (
     parse_role_options,
@@ -20,7 +20,7 @@ __all__ = ["validate"]
 _FILE = click.Path(path_type=Path, dir_okay=False)
 
 
-@click.command(short_help="Check hand-entered terrain.")
+@click.command(short_help="Check hand-entered terrain.", context_settings=HELP)
 @click.argument("map_path", metavar="MAP.json", type=_FILE)
 @click.option("--against", type=_FILE, help="A digitized map of the same grid to diff with.")
 @click.option("--facts", type=_FILE, help="The rulebook's facts (facts.json) to check.")

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pipeline.cli.options import emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.errors import BocageError
 from pipeline.vassal import build_module, parse_board_args
 from pipeline.vassal.check import check_module
@@ -31,7 +31,8 @@ class _Group(click.Group):
 MODULE = click.argument("module", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 
 
-@click.group(cls=_Group, short_help="Build, inspect and check VASSAL modules.")
+@click.group(cls=_Group, short_help="Build, inspect and check VASSAL modules.",
+             context_settings=HELP)
 def vassal() -> None:
     """Build, inspect and check VASSAL modules (.vmod) numbered like the printed map.
 
