@@ -111,9 +111,10 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
            quiet: bool) -> None:
     """Draw the front and back of every counter as PNG images.
 
-    Writes OUT/<id>.png and OUT/<id>.back.png for each unit and marker ('/' and
-    spaces in ids become '_'), and a contact sheet of them all. Nothing is
-    written unless every row renders.
+    Writes OUT/<slug>-front.png and OUT/<slug>-back.png for each unit and marker
+    (the slug is the id in lower-case letters and digits, other runs of
+    characters one '-': 914/352 -> 914-352), the names the VASSAL export reads,
+    and a contact sheet of them all. Nothing is written unless every row renders.
 
     \b
     Example:
