@@ -21,6 +21,7 @@ SURFACE = {
         "SightLine", "offset_to_axial", "ring", "sight_line",
     },
     "pipeline.cli": {"cli", "main"},
+    "pipeline.files": {"atomic_file", "write_bytes_atomic", "write_text_atomic"},
 }
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from pipeline.counters.layout import (
     value_cells,
 )
 from pipeline.counters.measure import pixels
+from pipeline.counters.names import check_slugs, counter_image_names
 from pipeline.counters.style import CounterStyle, Palette, default_style, rgb
 from pipeline.counters.symbols import (
     ICONS,
@@ -43,8 +42,8 @@ from pipeline.counters.symbols import (
     symbol_image,
 )
 from pipeline.counters.typeset import draw_centred, draw_line_of_cells, fit_font
-from pipeline.counters.names import check_slugs, counter_image_names
 from pipeline.errors import DataError, ManifestError, did_you_mean
+from pipeline.files import write_bytes_atomic
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
 
 __all__ = [
@@ -296,27 +295,6 @@ def contact_sheet(counters: Sequence[Counter], title: str = "", *, columns: int 
         face = fit_font(caption, "condensed", caption_px, 2 * side)
         draw_centred(draw, caption, face, (x + side + gap / 4, y + side + caption_px), ink)
     return sheet
-
-
-def write_bytes_atomic(path: str | Path, data: bytes) -> None:
-    """Write a file through a temporary file and a rename: all of it or nothing."""
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise DataError(path, "", f"cannot write file ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes files private; images are ordinary files
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise DataError(path, "", f"cannot write file ({exc.strerror or exc})") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _png(image: Image.Image, dpi: float) -> bytes:

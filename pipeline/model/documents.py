@@ -10,14 +10,13 @@ Writing is atomic (a temporary file renamed over the target) and byte-stable
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from pipeline.errors import DataError, did_you_mean
+from pipeline.files import write_text_atomic
 from pipeline.model.base import Model
 from pipeline.model.translate import describe, format_path, one_line, to_data_error
 
@@ -262,30 +261,3 @@ def save_json(model: Model, path: str | Path) -> None:
         Where to write.
     """
     write_text_atomic(path, dumps(model))
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """Write text as UTF-8 with ``\\n`` line ends via a temporary file and a rename.
-
-    A crash leaves the old file or the new one, never half of one.
-    """
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise DataError(path, "", f"cannot write file ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp makes the file private (0600); data files are ordinary files.
-        mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise DataError(path, "", f"cannot write file ({exc.strerror or exc})") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

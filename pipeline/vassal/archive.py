@@ -9,11 +9,11 @@ temporary file beside the target and renamed.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from pipeline.files import atomic_file
 
 __all__ = ["write_vmod"]
 
@@ -44,15 +44,7 @@ def write_vmod(path: str | Path, entries: Sequence[tuple[str, bytes]]) -> Path:
     names = [name for name, _ in entries]
     if len(set(names)) != len(names):
         raise ValueError("duplicate archive entry names")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as raw, zipfile.ZipFile(raw, "w") as archive:
-            for name, data in entries:
-                archive.writestr(_info(name), data, compresslevel=6)
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    with atomic_file(target) as raw, zipfile.ZipFile(raw, "w") as archive:
+        for name, data in entries:
+            archive.writestr(_info(name), data, compresslevel=6)
     return target

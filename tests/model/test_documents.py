@@ -158,8 +158,15 @@ def test_a_failed_save_leaves_the_old_file_whole(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["position.json"]
 
 
-def test_save_into_a_missing_folder_is_one_line(tmp_path):
+def test_save_makes_missing_folders(tmp_path):
     target = tmp_path / "no" / "such" / "map.json"
+    save_json(load_map(DEMO_MAP), target)
+    assert load_map(target) == load_map(DEMO_MAP)
+
+
+def test_save_where_a_folder_cannot_be_made_is_one_line(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    target = tmp_path / "file" / "map.json"
     with pytest.raises(DataError) as info:
         save_json(load_map(DEMO_MAP), target)
     assert str(info.value).startswith(f"{target}: cannot write file (")
