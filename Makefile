@@ -29,10 +29,12 @@ demo: $(STAMP)
 	@echo "== counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
 	$(VENV)/bin/bocage counters render counters/demo/units.csv counters/demo/markers.csv --out build/demo/counters/
 	$(VENV)/bin/bocage counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter --pdf build/demo/counters.pdf
+	@echo "== play aids: terrain effects chart and the map tiled for printing at true scale =="
+	$(VENV)/bin/bocage aids maps/demo --out build/demo/aids/
 	@echo "== rules: where can the 914th Infantry Regiment go, and who is in supply? =="
 	$(VENV)/bin/bocage rules moves maps/demo -p maps/demo/position.json -u 914/352
 	$(VENV)/bin/bocage rules supply maps/demo -p maps/demo/position.json
-	@echo "== done: outputs are in build/demo/ (validation.html, counters/, counters.pdf) =="
+	@echo "== done: outputs are in build/demo/ (validation.html, counters/, counters.pdf, aids/) =="
 
 test: $(STAMP)
 	$(PY) -m mypy

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from pipeline import __version__
+from pipeline.cli.aids import aids
 from pipeline.cli.check import check
 from pipeline.cli.options import HELP
 from pipeline.cli.counters import counters
@@ -55,6 +56,7 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(aids)
 cli.add_command(counters)
 cli.add_command(rules)
 cli.add_command(validate)

@@ -13,7 +13,6 @@ __all__ = ["PLANNED", "planned_command"]
 # Short listings for `bocage --help`, keyed like PLANNED.
 SHORT: dict[str, str] = {
     "digitize": "Read a map scan into terrain data.",
-    "aids": "Print play aids from game data.",
 }
 
 # name -> (what it does, the command line it will take)
@@ -21,10 +20,6 @@ PLANNED: dict[str, tuple[str, str]] = {
     "digitize": (
         "Read a map scan into hex terrain and hexside data (OpenCV + Shapely).",
         "bocage digitize SCAN --legend LEGEND.json --out map.json",
-    ),
-    "aids": (
-        "Print play aids (CRT, terrain chart, tracks, set-up sheets) from game data.",
-        "bocage aids GAME_DIR --out build/GAME/aids/",
     ),
 }
 

@@ -1,0 +1,93 @@
+"""Printable play aids: the CRT, the Terrain Effects Chart and the map in tiles.
+
+:func:`make_aids` reads a game folder (``crt.json``, ``rules.json``,
+``map.json``) and writes a PDF for printing and a PNG for the module's chart
+window for each aid it has data for; every file is written atomically.
+
+>>> from pathlib import Path
+>>> import tempfile
+>>> root = Path(__file__).resolve().parents[2]
+>>> with tempfile.TemporaryDirectory() as out:
+...     names = [p.name for p in make_aids(root / "maps" / "cobra", Path(out), "letter",
+...                                         map_dpi=20)]
+>>> names[:4]
+['crt.pdf', 'crt.png', 'tec.pdf', 'tec.png']
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from pipeline.aids.crt import crt_pages
+from pipeline.aids.maptiles import DEFAULT_HEX_SIZE, map_tile_pages
+from pipeline.aids.page import Page, pages_pdf, pages_png
+from pipeline.aids.tec import tec_pages
+from pipeline.errors import DataError
+from pipeline.files import write_bytes_atomic
+from pipeline.model.crt import load_crt
+from pipeline.model.mapdata import MapData, load_map
+from pipeline.model.rulesprofile import load_rules
+
+__all__ = ["make_aids"]
+
+
+def _png_bytes(pages: list[Page], dpi: float) -> bytes:
+    buffer = io.BytesIO()
+    pages_png(pages, dpi).save(buffer, format="PNG", optimize=False)
+    return buffer.getvalue()
+
+
+def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", *,
+              hex_size: float = DEFAULT_HEX_SIZE, map_dpi: float = 150.0,
+              png_dpi: float = 100.0) -> list[Path]:
+    """Write the play aids of the game in ``game_dir`` to ``out_dir``; return the files.
+
+    Parameters
+    ----------
+    game_dir
+        A game folder; ``crt.json``, ``rules.json`` and ``map.json`` are each used
+        when present (a folder with none of them raises :class:`DataError`).
+    out_dir
+        Created if missing; ``crt.pdf/png``, ``tec.pdf/png``, ``map.pdf`` and
+        ``map-BOARD.png`` are written there (existing files are replaced).
+    paper
+        ``letter`` or ``a4``.
+    hex_size, map_dpi
+        Printed hex width across the flats in inches, and pixels per inch of the map.
+    png_dpi
+        Pixels per inch of the chart PNGs.
+    """
+    game = Path(game_dir)
+    out = Path(out_dir)
+    if not game.is_dir():
+        raise DataError(game, "", "not a game folder (expected a directory with rules.json,"
+                        " crt.json, map.json)")
+    found = [name for name in ("crt.json", "rules.json", "map.json") if (game / name).is_file()]
+    if not found:
+        raise DataError(game, "", "no crt.json, rules.json or map.json here: nothing to print")
+    map_data: MapData | None = load_map(game / "map.json") if "map.json" in found else None
+    jobs: list[tuple[str, list[Page], str]] = []
+    if "crt.json" in found:
+        table = load_crt(game / "crt.json")
+        jobs.append(("crt", crt_pages(table, paper), table.title))
+    if "rules.json" in found:
+        rules = load_rules(game / "rules.json")
+        jobs.append(("tec", tec_pages(rules, paper, map_data),
+                     f"Terrain Effects Chart ({rules.game})"))
+    written: list[Path] = []
+    for name, pages, title in jobs:
+        written.append(out / f"{name}.pdf")
+        write_bytes_atomic(written[-1], pages_pdf(pages, title))
+        written.append(out / f"{name}.png")
+        write_bytes_atomic(written[-1], _png_bytes(pages, png_dpi))
+    if map_data is not None:
+        pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
+        written.append(out / "map.pdf")
+        write_bytes_atomic(written[-1], pages_pdf(pages, f"{map_data.title} (map)"))
+        for board, image in images.items():
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG")
+            written.append(out / f"map-{board}.png")
+            write_bytes_atomic(written[-1], buffer.getvalue())
+    return written

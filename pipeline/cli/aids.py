@@ -1,0 +1,54 @@
+"""``bocage aids``: printable play aids (CRT, Terrain Effects Chart, map tiles) from a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pipeline.aids import make_aids
+from pipeline.aids.maptiles import DEFAULT_HEX_SIZE
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
+from pipeline.errors import BocageError
+
+__all__ = ["aids"]
+
+
+class _Aids(click.Command):
+    """Prints the library's errors as one line and exits 2, also when run on its own."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BocageError as exc:
+            click.echo(f"bocage: {exc}", err=True)
+            ctx.exit(2)
+
+
+@click.command(cls=_Aids, context_settings=HELP)
+@click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter",
+              show_default=True, help="Paper size of the PDFs.")
+@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder for the PDFs and PNGs (e.g. build/GAME/aids/).")
+@click.option("--hex-size", type=click.FloatRange(min=0.1, max=3.0), default=DEFAULT_HEX_SIZE,
+              show_default=True, help="Printed hex width across the flats, in inches.")
+@click.option("--map-dpi", type=click.FloatRange(min=20, max=600), default=150.0,
+              show_default=True, help="Pixels per inch of the printed map.")
+@json_option
+@quiet_option
+def aids(game_dir: Path, paper: str, out: Path, hex_size: float, map_dpi: float,
+         as_json: bool, quiet: bool) -> None:
+    """Print the CRT, the Terrain Effects Chart and the map (tiled) of GAME_DIR.
+
+    Writes crt.pdf/png, tec.pdf/png, map.pdf and map-BOARD.png to --out, for
+    whichever of crt.json, rules.json and map.json the folder has. Numbers the
+    rulebook text does not give print as '?'.
+    """
+    written = make_aids(game_dir, out, paper, hex_size=hex_size, map_dpi=map_dpi)
+    if as_json:
+        emit_json({"files": [str(p) for p in written]})
+    elif not quiet:
+        for path in written:
+            click.echo(str(path))

@@ -1,0 +1,27 @@
+"""The aids package's public surface is deliberate."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+SURFACE = {
+    "pipeline.aids": {"make_aids"},
+    "pipeline.aids.crt": {"BOMBARDMENT_CONDITIONAL", "BOMBARDMENT_NO_EFFECT", "UNKNOWN",
+                          "column_label", "crt_pages"},
+    "pipeline.aids.tec": {"format_combat", "format_cost", "parse_colour", "tec_pages"},
+    "pipeline.aids.maptiles": {"DEFAULT_HEX_SIZE", "Tile", "map_tile_pages", "plan_tiles",
+                               "render_board", "tile_image"},
+    "pipeline.aids.page": {"BLACK", "Cell", "Flow", "Line", "Page", "Picture", "Rect", "Text",
+                           "paper_points", "pages_pdf", "pages_png", "text_width", "wrap"},
+    "pipeline.cli.aids": {"aids"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(SURFACE))
+def test_all_is_exactly_the_documented_surface(module):
+    mod = importlib.import_module(module)
+    assert set(mod.__all__) == SURFACE[module]
+    for name in mod.__all__:
+        assert hasattr(mod, name)
