@@ -80,8 +80,9 @@ class MapDiff:
 
 
 def _grid_shape(the_map: MapData) -> list[dict[str, Any]]:
-    # The layout is where the grid sits on one image: two maps share a grid without it.
-    return [{"name": b.name, **b.grid.model_dump(exclude={"layout"})} for b in the_map.boards]
+    # The layout is where the grid sits on one image, and a board's name is a label
+    # (the digitizer cannot read it): two maps share a grid without either.
+    return [b.grid.model_dump(exclude={"layout"}) for b in the_map.boards]
 
 
 def same_grid(hand: MapData, digitized: MapData) -> None:
@@ -110,7 +111,10 @@ def _hex_findings(hand: MapData, dig: MapData, hex_id: str, sure: float) -> list
                            f"{hex_id}: terrain {_words(mine)} by hand, {_words(theirs)}"
                            " digitized", hexes=(hex_id,), confidence=conf, source="diff"))
     h_entry = hand.hexes.get(hex_id)
-    mine_f = set(h_entry.features) if h_entry else set()
+    # Only what the digitizer can read is compared: hex features its legend
+    # declares, and names only when it read any at all.
+    readable = set(dig.hex_features)
+    mine_f = (set(h_entry.features) if h_entry else set()) & readable
     theirs_f = set(entry.features) if entry else set()
     if mine_f != theirs_f:
         out.append(Finding(sev, "hex_feature_differs", hex_id,
@@ -119,7 +123,7 @@ def _hex_findings(hand: MapData, dig: MapData, hex_id: str, sure: float) -> list
                            confidence=conf, source="diff"))
     mine_n = h_entry.name if h_entry else None
     theirs_n = entry.name if entry else None
-    if mine_n != theirs_n:
+    if mine_n != theirs_n and any(e.name for e in dig.hexes.values()):
         out.append(Finding(sev, "name_differs", hex_id,
                            f"{hex_id}: name {mine_n or 'none'!r} by hand,"
                            f" {theirs_n or 'none'!r} digitized", hexes=(hex_id,),
