@@ -9,6 +9,7 @@ import click
 
 from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.errors import BocageError
+from pipeline.model import load_map
 from pipeline.vassal import build_module, parse_board_args
 from pipeline.vassal.check import check_module
 from pipeline.vassal.describe import describe_module
@@ -49,18 +50,21 @@ def vassal() -> None:
 @click.option("--counters", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Folder of counter images <slug>-front.png / -back.png"
                    " (default: counters/<game>).")
+@click.option("--grid", "grid_from", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A map.json whose board layouts to use, board by board (e.g. the"
+                   " digitizer's output for the scan given as --board).")
 @click.option("--scenario", help="Scenario file stem or name (default: the only one).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The .vmod to write (replaced atomically).")
 @click.option("--date-saved", type=int, metavar="MS",
-              help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH or newest input).")
+              help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH, else 0).")
 @click.option("--name", help="Module name (default: the map's title).")
 @click.option("--module-version", default="1.0", show_default=True, help="Module version.")
 @json_option
 @quiet_option
-def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, scenario: str | None,
-          out: Path, date_saved: int | None, name: str | None, module_version: str,
-          as_json: bool, quiet: bool) -> None:
+def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_from: Path | None,
+          scenario: str | None, out: Path, date_saved: int | None, name: str | None,
+          module_version: str, as_json: bool, quiet: bool) -> None:
     """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
 
     \b
@@ -69,9 +73,11 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, scenar
           --counters build/demo/counters --out build/demo.vmod
     """
     board_names = [b.name for b in load_game_inputs(game_dir, counters, scenario).map_data.boards]
+    layouts = ([g.layout for g in load_map(grid_from).grids().values()]
+               if grid_from is not None else [])
     report = build_module(game_dir, out, boards=parse_board_args(boards, board_names),
                           counters=counters, scenario=scenario, date_saved=date_saved,
-                          name=name, version=module_version)
+                          name=name, version=module_version, layouts=layouts)
     if as_json:
         emit_json({"path": str(report.path), "counts": report.counts,
                    "warnings": list(report.warnings), "notes": list(report.notes)})

@@ -34,6 +34,7 @@ from PIL import Image, UnidentifiedImageError
 
 from pipeline import __version__
 from pipeline.errors import DataError, ImageError, ModuleError
+from pipeline.hexgrid import Layout
 from pipeline.model import MarkerSpec, UnitSpec, companion_counters
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
@@ -120,8 +121,8 @@ def parse_board_args(args: Sequence[str], board_names: Sequence[str]) -> dict[st
 # -- boards ------------------------------------------------------------------------------
 
 
-def _boards(inputs: GameInputs, images: Mapping[str, Path]) -> tuple[list[_Board], list[str],
-                                                                    list[str]]:
+def _boards(inputs: GameInputs, images: Mapping[str, Path],
+            layouts: Sequence[Layout | None] = ()) -> tuple[list[_Board], list[str], list[str]]:
     boards: list[_Board] = []
     warnings: list[str] = []
     notes: list[str] = []
@@ -129,6 +130,8 @@ def _boards(inputs: GameInputs, images: Mapping[str, Path]) -> tuple[list[_Board
     map_file = inputs.folder / "map.json"
     for i, board in enumerate(inputs.map_data.boards):
         grid = grids[board.name]
+        if i < len(layouts) and layouts[i] is not None:
+            grid = dataclasses.replace(grid, layout=layouts[i])
         if grid.layout is None:
             raise DataError(map_file, f"boards[{i}].grid.layout", f"board '{board.name}' has no"
                             " pixel layout (dx, dy, x0, y0) on its image; measure it (or"
@@ -433,6 +436,7 @@ def build_module(
     date_saved: int | None = None,
     name: str | None = None,
     version: str = "1.0",
+    layouts: Sequence[Layout | None] = (),
 ) -> BuildReport:
     """Build a VASSAL module from a game folder (see the module docstring).
 
@@ -453,6 +457,9 @@ def build_module(
         ``moduledata`` dateSaved (ms); default ``SOURCE_DATE_EPOCH``, else 0.
     name, version
         Module name (default: the map title) and version.
+    layouts
+        Pixel layouts of the boards on their images, in board order (e.g. from
+        the digitizer's map.json); a board without one uses map.json's layout.
 
     Raises
     ------
@@ -463,7 +470,7 @@ def build_module(
     inputs = load_game_inputs(game_dir, counters, scenario)
     folder = Path(counters) if counters is not None else (
         companion_counters(inputs.folder) or Path(inputs.units.file).parent)
-    board_list, warnings, notes = _boards(inputs, boards or {})
+    board_list, warnings, notes = _boards(inputs, boards or {}, layouts)
     units_art, markers_art, more = _counters(folder, inputs)
     warnings += more
     placements, more = _placements(inputs, set(markers_art))

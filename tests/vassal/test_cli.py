@@ -56,3 +56,24 @@ def test_bad_input_is_one_line_and_exit_2(game_factory, tmp_path: Path) -> None:
     hostile = make_vmod(tmp_path / "h.vmod", extra={"../x": b""})
     code, _, stderr = run("check", str(hostile))
     assert code == 2 and "refused" in stderr
+
+
+def test_build_takes_the_layout_from_another_map(demo_game: Path, tmp_path: Path) -> None:
+    """--grid: the digitizer's map.json says where the grid sits on the scan."""
+    doc = json.loads((demo_game / "map.json").read_text())
+    fitted = json.loads(json.dumps(doc))
+    layout = fitted["boards"][0]["grid"]["layout"]
+    layout["x0"], layout["y0"] = layout["x0"] + 10, layout["y0"] + 6
+    del doc["boards"][0]["grid"]["layout"]
+    (demo_game / "map.json").write_text(json.dumps(doc))
+    grid_file = tmp_path / "digitized.json"
+    grid_file.write_text(json.dumps(fitted))
+    out = tmp_path / "g.vmod"
+    code, _, err = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
+                       "--out", str(out))
+    assert code == 2 and "no pixel layout" in err and not out.exists()
+    code, _, _ = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
+                     "--grid", str(grid_file), "--out", str(out), "--date-saved", "0")
+    assert code == 0
+    code, stdout, _ = run("inspect", str(out))
+    assert f"x0={round(layout['x0'])} y0={round(layout['y0'])}" in stdout
