@@ -19,22 +19,36 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --no-deps 'pywargame==0.8.0'
 	@touch $(STAMP)
 
-# The bundled sample: an illustrative Omaha sector (maps/demo, counters/demo).
-# Later stages (digitize, counters, aids, vassal, rules) join here as they land.
+# The bundled sample: an illustrative Omaha sector (maps/demo, counters/demo) and a
+# simulated scan of its printed map (maps/demo/scan.jpg), through every stage.
+BOCAGE := $(VENV)/bin/bocage
+DEMO   := build/demo
 demo: $(STAMP)
-	@echo "== bocage demo: checking the bundled sample game =="
-	$(VENV)/bin/bocage check maps/demo counters/demo
-	@echo "== validate: lint the demo map and check the rulebook's facts about it =="
-	$(VENV)/bin/bocage validate maps/demo/map.json --facts maps/demo/facts.json --report build/demo/validation.html
-	@echo "== counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
-	$(VENV)/bin/bocage counters render counters/demo/units.csv counters/demo/markers.csv --out build/demo/counters/
-	$(VENV)/bin/bocage counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter --pdf build/demo/counters.pdf
-	@echo "== play aids: terrain effects chart and the map tiled for printing at true scale =="
-	$(VENV)/bin/bocage aids maps/demo --out build/demo/aids/
-	@echo "== rules: where can the 914th Infantry Regiment go, and who is in supply? =="
-	$(VENV)/bin/bocage rules moves maps/demo -p maps/demo/position.json -u 914/352
-	$(VENV)/bin/bocage rules supply maps/demo -p maps/demo/position.json
-	@echo "== done: outputs are in build/demo/ (validation.html, counters/, counters.pdf, aids/) =="
+	@echo "== 1. check: the sample data loads and agrees with itself =="
+	$(BOCAGE) check maps/demo counters/demo
+	@echo "== 2. digitize: read the scan back into map data (grid, terrain, hexsides) =="
+	$(BOCAGE) digitize maps/demo/scan.jpg --legend maps/demo/map.json --grid maps/demo/map.json \
+	    --out $(DEMO)/digitized.json --overlay $(DEMO)/overlay.png --geojson $(DEMO)/digitized.geojson
+	@echo "== 3. validate: the hand-entered map against the scan and the rulebook's facts =="
+	@echo "   (exit 1 means findings, shown in the report; the demo goes on)"
+	$(BOCAGE) validate maps/demo/map.json --against $(DEMO)/digitized.json \
+	    --facts maps/demo/facts.json --report $(DEMO)/validation.html --quiet; test $$? -le 1
+	@echo "== 4. counters: one PNG per face, a contact sheet, and a duplex sheet PDF =="
+	$(BOCAGE) counters render counters/demo/units.csv counters/demo/markers.csv --out $(DEMO)/counters/
+	$(BOCAGE) counters sheet counters/demo/units.csv counters/demo/markers.csv --paper letter \
+	    --pdf $(DEMO)/counters.pdf
+	@echo "== 5. play aids: terrain effects chart and the map tiled at true scale =="
+	$(BOCAGE) aids maps/demo --out $(DEMO)/aids/
+	@echo "== 6. VASSAL: a module on the scan, numbered like the printed map, and its check =="
+	$(BOCAGE) vassal build maps/demo --board maps/demo/scan.jpg --grid $(DEMO)/digitized.json \
+	    --counters $(DEMO)/counters --out $(DEMO)/demo.vmod
+	$(BOCAGE) vassal check $(DEMO)/demo.vmod
+	@echo "== 7. rules: where can the 914th Infantry Regiment go, and who is in supply? =="
+	$(BOCAGE) rules moves maps/demo -p maps/demo/position.json -u 914/352
+	$(BOCAGE) rules supply maps/demo -p maps/demo/position.json
+	@echo "== done: outputs are in $(DEMO)/ =="
+	@echo "   digitized.json, overlay.png, digitized.geojson, validation.html, counters/,"
+	@echo "   counters.pdf, aids/, demo.vmod"
 
 test: $(STAMP)
 	$(PY) -m mypy

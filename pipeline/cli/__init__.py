@@ -13,12 +13,12 @@ import click
 from pipeline import __version__
 from pipeline.cli.aids import aids
 from pipeline.cli.check import check
-from pipeline.cli.options import HELP
+from pipeline.cli.digitize import digitize
 from pipeline.cli.counters import counters
+from pipeline.cli.options import HELP
 from pipeline.cli.rules import rules
 from pipeline.cli.validate import validate
 from pipeline.cli.vassal import vassal
-from pipeline.cli.planned import PLANNED, planned_command
 from pipeline.errors import BocageError
 
 __all__ = ["cli", "main"]
@@ -56,13 +56,12 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(digitize)
 cli.add_command(aids)
 cli.add_command(counters)
 cli.add_command(rules)
 cli.add_command(validate)
 cli.add_command(vassal)
-for _name in PLANNED:
-    cli.add_command(planned_command(_name))
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ _FILE = click.Path(path_type=Path, dir_okay=False)
 @click.argument("map_path", metavar="MAP.json", type=_FILE)
 @click.option("--against", type=_FILE, help="A digitized map of the same grid to diff with.")
 @click.option("--facts", type=_FILE, help="The rulebook's facts (facts.json) to check.")
-@click.option("--scan", type=_FILE, help="A map scan to digitize and diff with (not built yet).")
+@click.option("--scan", type=_FILE, help="A map scan to digitize (on this map's grid) and diff with.")
 @click.option("--legend", type=_FILE, help="The scan's legend (with --scan).")
 @click.option("--report", type=click.Path(path_type=Path, dir_okay=False),
               help="Write a self-contained HTML report here.")

@@ -3,8 +3,7 @@
 This is the library's entry point for ``bocage validate``: it reads the files,
 runs every stage that has its input and returns one :class:`Validation` with
 all findings in report order. A map scan (``--scan``) will be digitized first
-by :mod:`pipeline.digitize`; until that stage exists, :func:`digitize_hook`
-says so with a :class:`BocageError`.
+by :mod:`pipeline.digitize` (:func:`digitize_hook`).
 """
 
 from __future__ import annotations
@@ -89,19 +88,31 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
     return Validation(the_map, sort_findings(found), chosen, diff, {"map": file})
 
 
-def digitize_hook(scan: Path, legend: Path | None) -> MapData:
-    """Digitize a map scan for ``--scan``: not available until the digitizer lands.
+def digitize_hook(scan: Path, legend: Path | None, hand: Path | None = None) -> MapData:
+    """Digitize a map scan for ``--scan``, on the hand-entered map's grid when it has one.
+
+    The numbering of the scan's hexes must be the hand map's for a diff to mean
+    anything, so its grid (orientation, numbering, extent) is handed to the
+    digitizer, which then only has to find where that grid sits on the scan.
 
     Raises
     ------
     BocageError
-        Always, for now, saying what to do instead.
+        No legend, an unreadable scan, a grid the scan does not show.
     """
+    from pipeline.digitize import digitize
+    from pipeline.digitize.gridfile import grid_from_spec
+
     if legend is None:
         raise BocageError(f"{scan}: --scan needs --legend LEGEND.json")
-    raise BocageError(f"{scan}: validating against a scan is not available yet (the"
-                      " digitizer is not built); run it yourself and pass"
-                      " --against DIGITIZED.json")
+    grid = None
+    if hand is not None:
+        try:
+            spec = load_map(hand).boards[0].grid
+            grid = grid_from_spec(spec.model_copy(update={"layout": None}), str(hand))
+        except BocageError:
+            grid = None  # a map that does not load is linted; the grid is then found unaided
+    return digitize(scan, legend, grid, source=str(scan))
 
 
 def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,
@@ -112,7 +123,7 @@ def validate_files(map_path: Path, *, against: Path | None = None, facts: Path |
         raise BocageError("give --against or --scan, not both")
     reference = load_map(against) if against is not None else None
     if scan is not None:
-        reference = digitize_hook(scan, legend)
+        reference = digitize_hook(scan, legend, map_path)
     known = load_facts(facts) if facts is not None else None
     result = validate_data(read_json(map_path), file=str(map_path), against=reference,
                            facts=known, roles=roles)

@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
-from pipeline.cli.planned import PLANNED
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MAP = ROOT / "maps" / "demo" / "map.json"
@@ -28,15 +27,6 @@ def test_help_lists_one_command_per_stage_and_check():
     section = out.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in section if line[:2] == "  " and line[2:3] != " "]
     assert listed == ["check", "digitize", "validate", "counters", "aids", "vassal", "rules"]
-
-
-@pytest.mark.parametrize("name", sorted(PLANNED))
-def test_unbuilt_stage_says_so_and_exits_2(name):
-    code, _, err = run(name, "anything", "--flag")
-    assert code == 2
-    assert "not built yet" in err
-    code, out, _ = run(name, "--help")
-    assert code == 0 and "Not built yet" in out
 
 
 def test_version():

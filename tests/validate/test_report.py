@@ -73,13 +73,26 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, demo_data):
     assert role.exit_code == 2 and "unknown role 'ocean'" in role.output
 
 
-def test_scan_says_honestly_it_is_not_available_yet(tmp_path):
+def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
+    """--scan: render the demo map, simulate a scan, validate the hand map against it."""
+    import cv2
+
+    from pipeline.model import load_map
+    from pipeline.render import ScanOptions, render_map, simulate_scan
+
     scan = tmp_path / "scan.png"
-    scan.write_bytes(b"")
+    rendered = render_map(load_map(DEMO / "map.json"))
+    image = simulate_scan(rendered.image, ScanOptions(seed=3)).image
+    cv2.imwrite(str(scan), image[:, :, ::-1])
     got = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan),
-                                        "--legend", str(tmp_path / "legend.json")])
-    assert got.exit_code == 2 and "not available yet" in got.output
-    assert "--against DIGITIZED.json" in got.output
+                                        "--legend", str(DEMO / "map.json"), "--json"])
+    doc = json.loads(got.stdout)
+    terrain = [f for f in doc["findings"] if f["kind"] == "terrain_differs"]
+    assert terrain == [], terrain
+    assert doc["diff"]["hexes"] == doc["diff"]["hexes_agreeing"] == 550
+    assert doc["diff"]["features"]["river"]["agreement"] == 1.0
+    missing = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan)])
+    assert missing.exit_code == 2 and "--scan needs --legend" in missing.output
 
 
 def test_role_option_changes_what_lint_finds():

@@ -1,0 +1,221 @@
+"""``bocage digitize``: read a map scan into map data (and GeoJSON, and an overlay)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
+from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
+from pipeline.digitize.gridfile import load_grid
+from pipeline.digitize.outputs import UNSURE, geojson, geojson_text, overlay
+from pipeline.digitize.run import Progress
+from pipeline.errors import BocageError, DataError
+from pipeline.files import write_bytes_atomic, write_text_atomic
+from pipeline.model import dumps
+
+__all__ = ["digitize", "parse_anchor", "parse_sample"]
+
+_FILE = click.Path(path_type=Path, dir_okay=False)
+
+
+def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
+    """``"0101=120.5,88"`` -> ``("0101", (120.5, 88.0))``.
+
+    >>> parse_anchor("0101=120.5,88")
+    ('0101', (120.5, 88.0))
+    """
+    hex_id, sep, xy = text.partition("=")
+    parts = xy.split(",")
+    try:
+        if not sep or not hex_id or len(parts) != 2:
+            raise ValueError
+        return hex_id.strip(), (float(parts[0]), float(parts[1]))
+    except ValueError:
+        raise DataError(None, "--anchor", f"{text!r} is not HEX=X,Y (the pixel centre of a hex,"
+                        " e.g. 0101=120.5,88)") from None
+
+
+def parse_sample(text: str) -> tuple[str, str]:
+    """``"woods=0412"`` -> ``("woods", "0412")``."""
+    name, sep, hex_id = text.partition("=")
+    if not sep or not name.strip() or not hex_id.strip():
+        raise DataError(None, "--sample", f"{text!r} is not TERRAIN=HEX (e.g. woods=0412)")
+    return name.strip(), hex_id.strip()
+
+
+@click.command(short_help="Read a map scan into terrain data.", context_settings=HELP)
+@click.argument("scan", type=_FILE)
+@click.option("--legend", "-l", "legend_path", required=True, type=_FILE,
+              help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
+@click.option("--out", "-o", required=True, type=_FILE, help="Where to write map.json.")
+@click.option("--grid", "grid_path", type=_FILE,
+              help="Grid JSON (orientation, numbering, cols, rows, optional layout), or a"
+              " map.json whose grid to use. Without it the grid is found on the scan.")
+@click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
+              help="A hex centre on the scan, in pixels (repeat: two or more).")
+@click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX",
+              help="Take a terrain's colour from a hex of the scan (repeatable).")
+@click.option("--overlay", "overlay_path", type=_FILE,
+              help="Also write a PNG of the findings over the scan.")
+@click.option("--geojson", "geojson_path", type=_FILE,
+              help="Also write hexes and hexside features as GeoJSON (scan pixels).")
+@click.option("--game", default="digitized", show_default=True, help="Game name for map.json.")
+@click.option("--title", help="Title for map.json (default: 'digitized from SCAN').")
+@json_option
+@quiet_option
+def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
+             anchors: tuple[str, ...], samples: tuple[str, ...], overlay_path: Path | None,
+             geojson_path: Path | None, game: str, title: str | None, as_json: bool,
+             quiet: bool) -> None:
+    """Read a map scan into map data: the grid, terrain per hex, hexside features.
+
+    The grid is found on the scan (flat- or pointy-top, any pitch, turned a
+    few degrees), or fitted to two or more --anchor hex centres, or taken from
+    --grid and refined. Each hex gets the legend terrain most of it shows, with
+    area shares and a confidence; hexsides get the rivers and bars along them
+    and the roads and bridges across them. Nothing is written unless all goes
+    well; every file is written whole or not at all.
+
+    \b
+    Examples:
+      bocage digitize scan.png --legend legend.json --out map.json
+      bocage digitize scan.jpg -l maps/demo/map.json -o map.json --grid maps/demo/map.json \\
+          --overlay check.png --geojson map.geojson
+      bocage digitize scan.png -l legend.json -o map.json \\
+          --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412
+    """
+    try:
+        targets = [p for p in (out, geojson_path, overlay_path) if p is not None]
+        _check_targets(scan, targets)
+        pixels, result = _run(scan, legend_path, grid_path, anchors, samples, game, title,
+                              show_progress=not (quiet or as_json))
+        files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
+        for path, data in files.items():
+            if isinstance(data, str):
+                write_text_atomic(path, data)
+            else:
+                write_bytes_atomic(path, data)
+    except BocageError as exc:
+        click.echo(f"bocage: {exc}", err=True)
+        raise SystemExit(2) from None
+    if as_json:
+        emit_json(_summary(result, scan, list(files)))
+    elif not quiet:
+        _print(result, scan, list(files))
+
+
+def _run(scan: Path, legend_path: Path, grid_path: Path | None, anchors: tuple[str, ...],
+         samples: tuple[str, ...], game: str, title: str | None, *, show_progress: bool
+         ) -> tuple[NDArray[np.uint8], Digitization]:
+    anchor_map = dict(parse_anchor(a) for a in anchors)
+    if len(anchor_map) != len(anchors):
+        raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
+    sample_map: dict[str, list[str]] = {}
+    for text in samples:
+        name, hex_id = parse_sample(text)
+        sample_map.setdefault(name, []).append(hex_id)
+    grid = load_grid(grid_path) if grid_path is not None else None
+    with _progress(show_progress) as progress:
+        pixels = load_scan(scan)
+        result = digitize_scan(pixels, legend_path, grid=grid, anchors=anchor_map or None,
+                               samples=sample_map, game=game, title=title, source=str(scan),
+                               progress=progress)
+    return pixels, result
+
+
+@contextmanager
+def _progress(show: bool) -> Iterator[Progress | None]:
+    """A progress bar over the stages on a terminal; nothing when piped or quiet."""
+    if not (show and sys.stderr.isatty()):
+        yield None
+        return
+    with click.progressbar(length=len(STAGES), label="digitizing", file=sys.stderr,
+                           item_show_func=lambda s: s) as bar:
+        done: list[str] = []
+
+        def tell(stage: str) -> None:
+            if done:
+                bar.update(1, stage)
+            done.append(stage)
+
+        yield tell
+        bar.update(1, "done")
+
+
+def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
+             overlay_path: Path | None, geojson_path: Path | None, scan: Path
+             ) -> dict[Path, str | bytes]:
+    """Every output's content, made before anything is written."""
+    files: dict[Path, str | bytes] = {out: dumps(result.map)}
+    if geojson_path is not None:
+        files[geojson_path] = geojson_text(geojson(result.fit, result.terrain, result.hexsides,
+                                                   result.legend, str(scan)))
+    if overlay_path is not None:
+        picture = overlay(pixels, result.fit, result.terrain, result.hexsides,
+                          result.legend)
+        files[overlay_path] = encode_png(picture, str(overlay_path))
+    return files
+
+
+def _check_targets(scan: Path, targets: list[Path]) -> None:
+    """Refuse outputs that would overwrite the scan or each other."""
+    seen: set[Path] = {scan.resolve()}
+    for path in targets:
+        where = path.resolve()
+        if where in seen:
+            what = "the scan" if where == scan.resolve() else "another output"
+            raise DataError(str(path), "", f"would overwrite {what}; choose another file name")
+        seen.add(where)
+
+
+def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str, Any]:
+    fit = result.fit
+    grid = fit.grid
+    layout = grid.layout
+    assert layout is not None
+    unsure = sorted(grid.id(h) for h, t in result.terrain.items() if t.confidence < UNSURE)
+    terrain: dict[str, int] = {}
+    for t in result.terrain.values():
+        terrain[t.terrain[0]] = terrain.get(t.terrain[0], 0) + 1
+    features: dict[str, int] = {}
+    for names in result.hexsides.values():
+        for n in names:
+            features[n] = features.get(n, 0) + 1
+    board = result.map.boards[0].grid
+    return {
+        "ok": True,
+        "scan": str(scan),
+        "grid": {"orientation": grid.orientation.value, "cols": grid.cols, "rows": grid.rows,
+                 "stagger": grid.numbering.stagger, "hex_width": round(fit.hex_width, 2),
+                 "rotation": board.layout.rotation if board.layout else 0.0,
+                 "method": fit.method, "residual": round(fit.residual, 3),
+                 "measured": fit.support},
+        "hexes": len(result.terrain),
+        "terrain": dict(sorted(terrain.items())),
+        "unsure": unsure,
+        "hexside_features": dict(sorted(features.items())),
+        "written": [str(p) for p in written],
+    }
+
+
+def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
+    s = _summary(result, scan, written)
+    g = s["grid"]
+    click.echo(f"{scan}: {s['hexes']} hexes, {g['cols']} x {g['rows']} {g['orientation']}-top"
+               f" ({g['stagger']}), hex {g['hex_width']} px, turned {g['rotation']} degrees;"
+               f" grid {g['method']}, residual {g['residual']} px")
+    click.echo("terrain: " + ", ".join(f"{n} {c}" for n, c in s["terrain"].items())
+               + f"; {len(s['unsure'])} hexes under {UNSURE} confidence"
+               + (f" ({', '.join(s['unsure'][:8])}{' ...' if len(s['unsure']) > 8 else ''})"
+                  if s["unsure"] else ""))
+    features = ", ".join(f"{n} {c}" for n, c in s["hexside_features"].items()) or "none"
+    click.echo(f"hexsides: {features}")
+    click.echo("wrote " + ", ".join(s["written"]))

@@ -1,0 +1,59 @@
+"""Scan -> map data: grid calibration, terrain per hex, hexside features, outputs.
+
+The stages, one idea a module:
+
+* :mod:`~pipeline.digitize.scanfile` reads a scan (and refuses a truncated one);
+* :mod:`~pipeline.digitize.calibrate` finds the printed grid (automatically,
+  from anchors or from a layout), with :mod:`~pipeline.digitize.lattice`,
+  :mod:`~pipeline.digitize.refine` and :mod:`~pipeline.digitize.extent`, into a
+  :class:`~pipeline.digitize.gridfit.GridFit`;
+* :mod:`~pipeline.digitize.legend` says which colours mean what;
+  :mod:`~pipeline.digitize.colours` names a pixel's colour and
+  :mod:`~pipeline.digitize.light` undoes yellowing and uneven light;
+* :mod:`~pipeline.digitize.classify` gives each hex its terrain, shares and
+  confidence; :mod:`~pipeline.digitize.hexsides` finds rivers, bars, roads
+  and bridges;
+* :mod:`~pipeline.digitize.outputs` writes map.json, GeoJSON and an overlay;
+  :mod:`~pipeline.digitize.run` does it all in one call.
+
+The package knows no game: everything game-specific is in the legend and the grid.
+"""
+
+from pipeline.digitize.calibrate import calibrate, fit_anchors
+from pipeline.digitize.classify import HexTerrain, classify_hexes
+from pipeline.digitize.gridfit import GridFit
+from pipeline.digitize.hexsides import detect_hexsides
+from pipeline.digitize.legend import (
+    FeatureKey,
+    Legend,
+    legend_from_data,
+    legend_from_map,
+    load_legend,
+)
+from pipeline.digitize.outputs import build_map, encode_png, geojson, geojson_text, overlay
+from pipeline.digitize.run import STAGES, Digitization, digitize, digitize_scan
+from pipeline.digitize.scanfile import load_scan
+
+__all__ = [
+    "STAGES",
+    "Digitization",
+    "FeatureKey",
+    "GridFit",
+    "HexTerrain",
+    "Legend",
+    "build_map",
+    "calibrate",
+    "classify_hexes",
+    "detect_hexsides",
+    "digitize",
+    "digitize_scan",
+    "encode_png",
+    "fit_anchors",
+    "geojson",
+    "geojson_text",
+    "legend_from_data",
+    "legend_from_map",
+    "load_legend",
+    "load_scan",
+    "overlay",
+]

@@ -1,0 +1,423 @@
+"""Grid calibration: where the printed grid lies on a scan, from the image or from anchors.
+
+Three ways in, one way out (a :class:`~pipeline.digitize.gridfit.GridFit`):
+
+* **automatic**: the lattice is found in the ink map
+  (:mod:`~pipeline.digitize.lattice`), refined hex by hex
+  (:mod:`~pipeline.digitize.refine`), and framed as the map's columns and
+  rows (:mod:`~pipeline.digitize.extent`);
+* **anchors**: two or more hex centres the user names (``0101=x,y``) give an
+  affine grid by least squares; anchors that no sane hex grid can satisfy
+  (mirrored, sheared, squashed, or one far from where the others put it) are
+  refused with the reason; the image then refines the fit;
+* **layout**: a grid file that already has a pixel layout, refined the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.extent import frame_hexes, present_hexes, side_scores
+from pipeline.digitize.gridfit import (
+    GridFit,
+    apply_homography,
+    fit_affine,
+    hex_units,
+    layout_from_homography,
+    with_layout,
+)
+from pipeline.digitize.ink import gray, ink_map, reduce
+from pipeline.digitize.lattice import find_lattice, fold_origin
+from pipeline.digitize.refine import refine, response_map
+from pipeline.errors import GridError, ImageError
+from pipeline.hexgrid import Hex, HexGrid, Numbering, Orientation, distance
+
+__all__ = [
+    "MIN_HEX_WIDTH",
+    "MIN_IMAGE_SIDE",
+    "Point",
+    "calibrate",
+    "check_image_size",
+    "fit_anchors",
+]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+Point = tuple[float, float]
+
+MIN_IMAGE_SIDE = 64
+MIN_HEX_WIDTH = 10.0
+_COARSE_SIDE = 1024  # the lattice is found on an image reduced to about this size
+_TRUSTED_PITCH = 14.0  # lattice steps, in reduced pixels, found reliably there
+_WORK_HEX = 48.0  # refinement works where a hex is about this wide
+# Hex height over width for a regular hex, per orientation (|v step| / |u step|).
+_ASPECT = {Orientation.FLAT: 2 / math.sqrt(3), Orientation.POINTY: math.sqrt(3) / 2}
+
+
+def check_image_size(image: NDArray[np.uint8], source: str | None = None) -> None:
+    """Refuse an image too small to hold a readable hex grid."""
+    h, w = image.shape[:2]
+    if min(h, w) < MIN_IMAGE_SIDE:
+        raise ImageError(source, f"image is {w} x {h} px, too small to hold a hex grid (needs"
+                         f" at least {MIN_IMAGE_SIDE} px each way)")
+
+
+def calibrate(image: NDArray[np.uint8], *, spec: HexGrid | None = None,
+              anchors: Mapping[str, Point] | None = None, source: str | None = None) -> GridFit:
+    """Locate the printed grid on a scan.
+
+    Parameters
+    ----------
+    image
+        The scan, RGB ``uint8``.
+    spec
+        What the user knows of the grid: orientation, numbering, columns and
+        rows, excluded hexes, and perhaps a pixel layout to start from.
+    anchors
+        Printed hex id -> pixel centre on the scan, for assisted calibration.
+    source
+        The scan's file name, for messages.
+
+    Returns
+    -------
+    GridFit
+        The grid with every hex's centre on the scan.
+    """
+    check_image_size(image, source)
+    luma = gray(image)
+    if anchors:
+        return _from_anchors(luma, spec, anchors)
+    if spec is not None and spec.layout is not None:
+        start = _layout_matrix(spec)
+        return _finish(luma, spec, start, "layout")
+    return _automatic(luma, spec)
+
+
+# -- anchors ------------------------------------------------------------------------
+
+
+def fit_anchors(grid: HexGrid, anchors: Mapping[str, Point]) -> tuple[F64, float]:
+    """An affine grid (3x3, pitch units -> pixels) through named hex centres.
+
+    Two anchors fix position, size and angle (the hexes taken as regular);
+    three or more fix width and height separately and any shear, by least
+    squares. Returns the matrix and the RMS residual in pixels.
+
+    Raises :class:`GridError` when the anchors contradict each other.
+
+    Examples
+    --------
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=10, rows=10)
+    >>> m, rms = fit_anchors(g, {"0101": (50.0, 50.0), "0501": (50.0 + 4 * 43.3, 50.0)})
+    >>> round(float(m[1, 1]), 1), rms
+    (50.0, 0.0)
+    """
+    if len(anchors) < 2:
+        raise GridError("give at least two anchors (--anchor 0101=x,y --anchor 1010=x,y)")
+    ids = list(anchors)
+    hexes = [grid.hex(i) for i in ids]
+    uv = hex_units(hexes, grid.orientation)
+    xy = np.array([anchors[i] for i in ids], float)
+    if not np.all(np.isfinite(xy)):
+        raise GridError("anchor positions must be finite numbers")
+    _distinct(ids, uv, xy)
+    m = _similarity(uv, xy, grid.orientation) if len(ids) == 2 else fit_affine(uv, xy)
+    if len(ids) >= 4:
+        # Each anchor against the grid the others make: a wrong one stands out alone.
+        apart = _leave_one_out(uv, xy)
+        worst = int(np.argmax(apart))
+        width = float(np.median([_width(fit_affine(np.delete(uv, i, 0), np.delete(xy, i, 0)),
+                                        grid.orientation) for i in range(len(ids))]))
+        if apart[worst] > 0.15 * width:
+            raise GridError(f"anchors contradict each other: anchor {ids[worst]} is"
+                            f" {apart[worst]:.1f} px ({apart[worst] / width:.2f} hex) from where"
+                            " the others put it; check its hex id and position")
+    _plausible(m, grid.orientation)
+    err = np.hypot(*(apply_homography(m, uv) - xy).T)
+    return m, float(np.sqrt(np.mean(err ** 2)))
+
+
+def _leave_one_out(uv: F64, xy: F64) -> F64:
+    """Distance from each anchor to where an affine fit of the others puts its hex."""
+    out = np.empty(len(uv))
+    for i in range(len(uv)):
+        others = np.arange(len(uv)) != i
+        m = fit_affine(uv[others], xy[others])
+        out[i] = float(np.hypot(*(apply_homography(m, uv[i: i + 1]) - xy[i: i + 1])[0]))
+    return out
+
+
+def _distinct(ids: Sequence[str], uv: F64, xy: F64) -> None:
+    for i in range(len(ids)):
+        for j in range(i + 1, len(ids)):
+            if np.allclose(uv[i], uv[j]):
+                raise GridError(f"anchors {ids[i]} and {ids[j]} name the same hex")
+            if np.hypot(*(xy[i] - xy[j])) < 1.0:
+                raise GridError(f"anchors contradict each other: {ids[i]} and {ids[j]} are at"
+                                " the same pixel")
+    if len(ids) >= 3:
+        a = np.column_stack([uv, np.ones(len(uv))])
+        if np.linalg.matrix_rank(a, tol=1e-6) < 3:
+            raise GridError("anchors all lie on one line of hexes; give one off that line")
+
+
+def _similarity(uv: F64, xy: F64, orientation: Orientation) -> F64:
+    """Scale, angle and shift through two points, hexes taken as regular."""
+    sx, sy = (1.0, _ASPECT[orientation])
+    w = (uv[:, 0] * sx) + 1j * (uv[:, 1] * sy)
+    z = xy[:, 0] + 1j * xy[:, 1]
+    a = (z[1] - z[0]) / (w[1] - w[0])
+    b = z[0] - a * w[0]
+    out = np.eye(3)
+    out[:2, :2] = [[a.real * sx, -a.imag * sy], [a.imag * sx, a.real * sy]]
+    out[:2, 2] = [b.real, b.imag]
+    return out
+
+
+def _width(m: F64, orientation: Orientation) -> float:
+    column = m[:2, 1] if orientation is Orientation.FLAT else m[:2, 0]
+    return float(np.hypot(*column))
+
+
+def _plausible(m: F64, orientation: Orientation) -> None:
+    """Refuse a fit no printed hex grid looks like (mirrored, sheared, squashed)."""
+    cu, cv = m[:2, 0], m[:2, 1]
+    det = float(cu[0] * cv[1] - cu[1] * cv[0])
+    if det <= 0:
+        raise GridError("anchors contradict each other: they describe a mirrored grid; "
+                        "check their hex ids and positions")
+    aspect = float(np.hypot(*cv) / np.hypot(*cu)) / _ASPECT[orientation]
+    shear = abs(90.0 - math.degrees(math.acos(
+        float(cu @ cv) / (float(np.hypot(*cu)) * float(np.hypot(*cv))))))
+    if not 0.8 <= aspect <= 1.25 or shear > 10.0:
+        raise GridError(f"anchors contradict each other: they describe hexes {aspect:.2f} times"
+                        f" as tall as wide and sheared {shear:.0f} degrees; check their hex ids"
+                        " and positions")
+    if _width(m, orientation) < MIN_HEX_WIDTH:
+        raise GridError(f"anchors describe hexes {_width(m, orientation):.1f} px wide, too small"
+                        " to read; check their positions")
+
+
+def _from_anchors(luma: NDArray[np.uint8], spec: HexGrid | None,
+                  anchors: Mapping[str, Point]) -> GridFit:
+    if spec is None:
+        orientation = _orientation_or_flat(luma)
+        words = {Orientation.FLAT: "even-down", Orientation.POINTY: "even-right"}
+        spec_grid = HexGrid(orientation, Numbering(stagger=words[orientation]))
+        known = False
+    else:
+        spec_grid, known = spec, True
+        for hex_id in anchors:
+            if spec.has_id(hex_id):
+                continue
+            spec.hex(hex_id)  # a malformed id says so
+            raise GridError(f"anchor {hex_id} is not on the map ({spec.describe_extent()})")
+    start, _ = fit_anchors(spec_grid, anchors)
+    fit = _finish(luma, spec_grid if known else None, start, "anchors", frame=spec_grid)
+    _agree(fit, anchors)
+    return fit
+
+
+def _orientation_or_flat(luma: NDArray[np.uint8]) -> Orientation:
+    try:
+        return _coarse_lattice(luma)[0]
+    except GridError:
+        return Orientation.FLAT
+
+
+def _agree(fit: GridFit, anchors: Mapping[str, Point]) -> None:
+    """Every anchor must sit on its hex of the refined grid."""
+    width = fit.hex_width
+    for hex_id, (x, y) in anchors.items():
+        h = fit.grid.hex(hex_id)
+        cx, cy = fit.centres([h])[0]
+        if math.hypot(cx - x, cy - y) > 0.4 * width:
+            raise GridError(f"anchor {hex_id} is {math.hypot(cx - x, cy - y):.0f} px from the"
+                            f" centre of hex {hex_id} as printed on the scan; check its id and"
+                            " position")
+
+
+# -- automatic ----------------------------------------------------------------------
+
+
+def _coarse_lattice(luma: NDArray[np.uint8]) -> tuple[Orientation, F64]:
+    """Orientation and a first affine grid (pitch units -> scan pixels) from the lattice.
+
+    The whole scan is looked at reduced to about 1,000 px; when its hexes come
+    out too small to trust there (a big scan of a small-hex map), the middle
+    of the scan is looked at in full.
+    """
+    factor = max(1.0, max(luma.shape) / _COARSE_SIDE)
+    try:
+        small, scale = reduce(luma, factor)
+        lattice = find_lattice(ink_map(small, 7))
+        if factor == 1.0 or min(np.hypot(*lattice.matrix.T)) >= _TRUSTED_PITCH:
+            return lattice.orientation, scale.matrix() @ lattice.affine()
+    except GridError:
+        if factor == 1.0:
+            raise
+    h, w = luma.shape[:2]
+    y0, x0 = max(0, (h - _COARSE_SIDE) // 2), max(0, (w - _COARSE_SIDE) // 2)
+    middle = luma[y0: y0 + _COARSE_SIDE, x0: x0 + _COARSE_SIDE]
+    lattice = find_lattice(ink_map(np.ascontiguousarray(middle), 7))
+    shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
+    return lattice.orientation, shift @ lattice.affine()
+
+
+def _automatic(luma: NDArray[np.uint8], spec: HexGrid | None) -> GridFit:
+    orientation, start = _coarse_lattice(luma)
+    return _finish(luma, spec, start, "automatic", orientation=orientation)
+
+
+# -- refinement and framing ---------------------------------------------------------
+
+
+def _layout_matrix(grid: HexGrid) -> F64:
+    layout = grid.layout
+    assert layout is not None
+    a, b, c, d = layout.matrix
+    return np.array([[a, b, layout.x0], [c, d, layout.y0], [0.0, 0.0, 1.0]])
+
+
+def _finish(luma: NDArray[np.uint8], spec: HexGrid | None, start: F64, method: str, *,
+            frame: HexGrid | None = None, orientation: Orientation | None = None) -> GridFit:
+    """Refine ``start`` (pitch units -> scan pixels) on the image and frame the map's hexes.
+
+    ``frame`` is a grid whose numbering the start already uses (anchors name
+    ids); without it the start's axial frame is provisional and re-based on
+    the hexes found.
+    """
+    if orientation is None:
+        known_grid = spec or frame
+        assert known_grid is not None  # only the automatic path has neither, and gives one
+        orientation = known_grid.orientation
+    width = _width(start, orientation)
+    if width < MIN_HEX_WIDTH:
+        raise ImageError(None, f"the hexes on the scan are {width:.1f} px wide, too small to read"
+                         f" (need at least {MIN_HEX_WIDTH:.0f} px); scan at a higher resolution")
+    small, scale = reduce(luma, max(1.0, width / _WORK_HEX))
+    to_work = np.linalg.inv(scale.matrix())
+    ink = ink_map(small, max(5, int(0.16 * width / scale.fx) | 1))
+    h_work = to_work @ start
+    if method == "layout":
+        # A layout from elsewhere (another scan of the map) may be off by more than
+        # refinement reaches: put its hexes on the printed lattice first.
+        h_work = _snap_phase(ink, h_work, orientation)
+    known = frame is not None or (spec is not None and spec.layout is not None)
+    candidates = (spec.hexes() if spec is not None and known
+                  else _candidates(h_work, orientation, small.shape))
+    uv = hex_units(candidates, orientation)
+    response = response_map(ink, h_work[:2, :2], orientation)
+    refined = refine(response, uv, h_work, width / scale.fx)
+    if refined is None:
+        if method == "automatic":
+            raise GridError("no hex outlines found on the scan; give anchors"
+                            " (--anchor 0101=x,y) or a grid file (--grid)")
+        residual, support, h_fit = math.nan, 0, h_work
+    else:
+        h_fit = refined.homography
+        residual, support = refined.residual * scale.fx, int(refined.measured.sum())
+        method += " + refined"
+    if spec is not None and known:
+        grid = spec
+        origin = _best_shift(ink, h_fit, spec) if method.startswith("layout") else Hex(0, 0)
+    else:
+        grid, origin = _frame(ink, h_fit, candidates, orientation, spec, frame,
+                              refined.measured if refined is not None else None)
+    shift = np.eye(3)
+    shift[:2, 2] = hex_units([origin], orientation)[0]
+    homography = scale.matrix() @ h_fit @ shift
+    fitted = with_layout(grid, layout_from_homography(grid, homography))
+    fit = GridFit(fitted, homography, residual, support, method)
+    _inside(fit, luma.shape)
+    return fit
+
+
+def _snap_phase(ink: F32, h_work: F64, orientation: Orientation) -> F64:
+    """Move a grid so that its hexes sit on the printed lattice (by less than a hex)."""
+    centre = fold_origin(ink, orientation, h_work[:2, :2])
+    uv = apply_homography(np.linalg.inv(h_work), centre[None, :])[0]
+    q, r = (uv[0], uv[1] - uv[0] / 2) if orientation is Orientation.FLAT else (
+        uv[0] - uv[1] / 2, uv[1])
+    dq, dr = q - round(q), r - round(r)
+    du, dv = (dq, dr + dq / 2) if orientation is Orientation.FLAT else (dq + dr / 2, dr)
+    shift = np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
+    out: F64 = h_work @ shift
+    return out
+
+
+def _best_shift(ink: F32, h_work: F64, spec: HexGrid) -> Hex:
+    """The whole-hex shift (up to two hexes) under which the most of the map's hexes are printed.
+
+    A layout off by a hex or more still fits the printed lattice, one hex over;
+    the map's own outline tells which way.
+    """
+    hexes = spec.hexes()
+    # Nearest shifts first, so a tie (a map cut from a larger sheet) keeps the layout.
+    shifts = sorted((Hex(dq, dr) for dq in range(-2, 3) for dr in range(-2, 3)
+                     if abs(dq + dr) <= 2), key=lambda s: distance(s, Hex(0, 0)))
+    best, best_count = Hex(0, 0), -1
+    for s in shifts:
+        moved = [Hex(h.q + s.q, h.r + s.r) for h in hexes]
+        scores = side_scores(ink, h_work, moved, spec.orientation)
+        count = int(present_hexes(scores, float(np.quantile(scores, 0.9))).sum())
+        if count > best_count:
+            best, best_count = s, count
+    return best
+
+
+def _candidates(h_work: F64, orientation: Orientation, shape: tuple[int, ...]) -> list[Hex]:
+    """Lattice hexes whose centre lies on the image."""
+    height, width = shape[:2]
+    inv = np.linalg.inv(h_work)
+    corners = np.array([[0, 0], [width, 0], [0, height], [width, height]], float)
+    uv = apply_homography(inv, corners)
+    if orientation is Orientation.FLAT:
+        q, r = uv[:, 0], uv[:, 1] - uv[:, 0] / 2
+    else:
+        q, r = uv[:, 0] - uv[:, 1] / 2, uv[:, 1]
+    s = -q - r
+    out = []
+    for qq in range(int(np.floor(q.min())) - 1, int(np.ceil(q.max())) + 2):
+        for rr in range(int(np.floor(r.min())) - 1, int(np.ceil(r.max())) + 2):
+            if s.min() - 1 <= -qq - rr <= s.max() + 1:
+                out.append(Hex(qq, rr))
+    xy = apply_homography(h_work, hex_units(out, orientation))
+    keep = (xy[:, 0] >= 0) & (xy[:, 0] < width) & (xy[:, 1] >= 0) & (xy[:, 1] < height)
+    return [h for h, k in zip(out, keep, strict=True) if k]
+
+
+def _frame(ink: F32, h_work: F64, candidates: list[Hex], orientation: Orientation,
+           spec: HexGrid | None, frame: HexGrid | None,
+           measured: NDArray[np.bool_] | None) -> tuple[HexGrid, Hex]:
+    """The map's grid and the candidate hex that is its top-left (lattice 0, 0)."""
+    scores = side_scores(ink, h_work, candidates, orientation)
+    reference_rows = scores[measured] if measured is not None and measured.any() else scores
+    reference = float(np.median(reference_rows))
+    found = [h for h, p in zip(candidates, present_hexes(scores, reference), strict=True) if p]
+    if frame is None:
+        return frame_hexes(found, orientation, spec)
+    # Anchors fixed the numbering: the map runs from column 0, row 0 to the last hex found.
+    offsets = [frame.offset(h) for h in found]
+    if not offsets or min(c for c, _ in offsets) < 0 or min(r for _, r in offsets) < 0:
+        raise GridError("hexes are printed before the first column or row the anchors imply;"
+                        " check the anchors' ids, or give the grid (--grid)")
+    cols = max(c for c, _ in offsets) + 1
+    rows = max(r for _, r in offsets) + 1
+    return HexGrid(orientation, frame.numbering, cols, rows), Hex(0, 0)
+
+
+def _inside(fit: GridFit, shape: tuple[int, ...]) -> None:
+    height, width = shape[:2]
+    xy = fit.centres()
+    out = (xy[:, 0] < 0) | (xy[:, 0] >= width) | (xy[:, 1] < 0) | (xy[:, 1] >= height)
+    if out.any():
+        hexes = [h for h, o in zip(fit.grid.hexes(), out, strict=True) if o]
+        names = ", ".join(fit.grid.ids(hexes[:3])) + (" ..." if len(hexes) > 3 else "")
+        raise GridError(f"{len(hexes)} hexes of the grid lie outside the scan ({names}); check"
+                        " the grid's size and the anchors")
+

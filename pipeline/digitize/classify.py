@@ -1,0 +1,280 @@
+"""Terrain per hex: the legend colour most of its interior shows, with shares and confidence.
+
+Each hex is read inside an inset of its outline (70% of its size), which
+keeps clear of the grid line and of rivers and bars along the hexsides.
+Every sampled pixel is corrected for the light (:mod:`~pipeline.digitize.light`)
+and named by the nearest legend colour (:mod:`~pipeline.digitize.colours`);
+pixels nearest to a road, a river or the grid's ink are not terrain and do not
+vote. Voting, rather than averaging, makes textures and symbols harmless: tree
+dots in a wood are a minority of its pixels, whatever colour they are.
+
+The light is fitted from the paper around the map, then refitted from the
+hexes the first pass is sure of, and the hexes classified again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.colours import Palette
+from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.legend import RGB, Legend
+from pipeline.digitize.light import Light, fit_light
+from pipeline.digitize.scanfile import read_pixels
+from pipeline.errors import DataError
+from pipeline.hexgrid import Hex
+from pipeline.hexgrid.coords import SCALE, direction_vectors, scaled_corners
+
+__all__ = [
+    "HexTerrain",
+    "INSET",
+    "classify_hexes",
+    "inset_pattern",
+    "paper_samples",
+    "sample_terrain",
+]
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+
+INSET = 0.7
+MAX_DISTANCE = 30.0  # Lab distance beyond which a pixel matches no legend colour
+SECONDARY = 0.06  # share of a hex at which a second terrain is reported
+_SURE = 0.7  # main share from which a hex's colour calibrates the light
+_ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class HexTerrain:
+    """What one hex shows.
+
+    Attributes
+    ----------
+    terrain
+        The main terrain first, then any other covering at least 6% of it.
+    fractions
+        Share of the hex's sampled interior per terrain (those above 1%).
+    confidence
+        Main share minus the next one, times how closely the colour matches
+        (``exp(-(mean Lab distance / 20)^2)``): 0 is a guess, 1 certain.
+    colour
+        The main terrain's mean colour in this hex, light corrected (RGB 0-255):
+        the background hexside lines are read against.
+    """
+
+    terrain: tuple[str, ...]
+    fractions: dict[str, float]
+    confidence: float
+    colour: tuple[float, float, float]
+
+
+def inset_pattern(fit: GridFit, samples: int = 120) -> F64:
+    """Sample points inside the inset hex, in pitch units relative to the centre, ``(k, 2)``.
+
+    A square grid in pixels (so samples are evenly spread however the hex is
+    stretched), at a spacing that gives about ``samples`` points, at least one
+    pixel apart.
+    """
+    orientation = fit.grid.orientation
+    su, sv = SCALE[orientation]
+    corners = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv) * INSET
+    m = fit.jacobian((0.0, 0.0))
+    pix = corners @ m.T
+    area = 0.5 * abs(float(np.sum(pix[:, 0] * np.roll(pix[:, 1], -1)
+                                  - np.roll(pix[:, 0], -1) * pix[:, 1])))
+    step = max(1.0, math.sqrt(area / samples))
+    lo, hi = pix.min(axis=0), pix.max(axis=0)
+    xs = np.arange(lo[0] + step / 2, hi[0], step)
+    ys = np.arange(lo[1] + step / 2, hi[1], step)
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    inside = _in_polygon(grid, pix)
+    out: F64 = grid[inside] @ np.linalg.inv(m).T
+    return out
+
+
+def _in_polygon(points: F64, poly: F64) -> NDArray[np.bool_]:
+    """Points inside a convex polygon given clockwise on screen (y down)."""
+    ok = np.ones(len(points), bool)
+    for i in range(len(poly)):
+        a, b = poly[i - 1], poly[i]
+        cross = (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0])
+        ok &= cross >= 0
+    if not ok.any():  # counter-clockwise after a mirror: test the other side
+        ok = np.ones(len(points), bool)
+        for i in range(len(poly)):
+            a, b = poly[i - 1], poly[i]
+            ok &= (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]) <= 0
+    return ok
+
+
+def paper_samples(image: NDArray[np.uint8], fit: GridFit) -> tuple[F64, F64, F64]:
+    """Paper samples just outside the map's edge: positions ``x``, ``y`` and colours ``(n, 3)``.
+
+    One sample beyond the middle of every edge hexside, 15% of a hex past the
+    grid line; samples much darker than the paper around them (a road leaving
+    the map, the scanner lid) are dropped.
+    """
+    grid = fit.grid
+    vectors = direction_vectors(grid.orientation)
+    points = []
+    for h in grid.hexes():
+        for dq, dr in vectors:
+            n = Hex(h.q + dq, h.r + dr)
+            if not grid.contains(n):
+                points.append((h, n))
+    if not points:
+        return np.empty(0), np.empty(0), np.empty((0, 3))
+    a = hex_units([p[0] for p in points], grid.orientation)
+    b = hex_units([p[1] for p in points], grid.orientation)
+    xy = fit.to_pixel(a + 0.65 * (b - a))
+    hgt, wid = image.shape[:2]
+    inside = (xy[:, 0] >= 1) & (xy[:, 0] < wid - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < hgt - 1)
+    xy = xy[inside]
+    patch = np.stack([read_pixels(image, xy + (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)])
+    colours = np.median(patch.astype(np.float64), axis=0)
+    luma = colours @ np.array([0.299, 0.587, 0.114])
+    keep = luma >= 0.8 * np.quantile(luma, 0.9) if len(luma) else np.zeros(0, bool)
+    return xy[keep, 0], xy[keep, 1], colours[keep]
+
+
+def sample_terrain(image: NDArray[np.uint8], fit: GridFit, light: Light, hex_id: str,
+                   source: str | None = None) -> RGB:
+    """The printed colour of a hex's interior (median, light corrected), for ``--sample``."""
+    if not fit.grid.has_id(hex_id):
+        raise DataError(source, "--sample", f"hex '{hex_id}' is not on the map"
+                        f" ({fit.grid.describe_extent()})")
+    h = fit.grid.hex(hex_id)
+    uv = hex_units([h], fit.grid.orientation) + inset_pattern(fit, 400) * 0.8
+    xy = fit.to_pixel(uv)
+    rgb = light.correct(read_pixels(image, xy), xy[:, 0], xy[:, 1])
+    med = np.clip(np.median(rgb, axis=0), 0, 255)
+    return int(round(med[0])), int(round(med[1])), int(round(med[2]))
+
+
+def classify_hexes(image: NDArray[np.uint8], fit: GridFit, legend: Legend,
+                   light: Light | None = None) -> tuple[dict[Hex, HexTerrain], Light]:
+    """Terrain of every hex of the fitted grid, and the light it was read under.
+
+    Parameters
+    ----------
+    image
+        The scan (RGB).
+    fit
+        The grid on it.
+    legend
+        Terrain colours (all sampled) and feature colours.
+    light
+        A light to start from; by default fitted to the paper around the map.
+    """
+    palette = Palette.from_legend(legend)
+    hexes = fit.grid.hexes()
+    centres = hex_units(hexes, fit.grid.orientation)
+    pattern = inset_pattern(fit)
+    xy = fit.to_pixel((centres[:, None, :] + pattern[None, :, :]).reshape(-1, 2))
+    pixels = read_pixels(image, xy).astype(np.float64)
+    n, k = len(hexes), len(pattern)
+    cxy = fit.to_pixel(centres)
+    hgt, wid = image.shape[:2]
+    px, py, pcol = paper_samples(image, fit)
+    paper = np.tile(np.asarray(legend.paper, float), (len(px), 1))
+    if light is None:
+        light = fit_light(px, py, pcol, paper, wid, hgt)
+    for round_ in range(_ROUNDS):
+        gain = light.gain(cxy[:, 0], cxy[:, 1])
+        corrected = (pixels.reshape(n, k, 3) / gain[:, None, :]).reshape(-1, 3)
+        label, dist, ref = palette.label(corrected)
+        votes = _count(label.reshape(n, k), dist.reshape(n, k), ref.reshape(n, k), palette,
+                       corrected.reshape(n, k, 3))
+        if round_ == _ROUNDS - 1:
+            break
+        light = _relight(pixels.reshape(n, k, 3), ref.reshape(n, k), votes.sure_ref, cxy,
+                         palette, (px, py, pcol, paper), wid, hgt)
+    return _results(hexes, votes, palette.terrain_names()), light
+
+
+@dataclass(frozen=True)
+class _Votes:
+    """Per hex: terrain shares, the main terrain, confidence, fill colour, sure reference."""
+
+    share: F64  # (n, terrains)
+    main: I64
+    confidence: F64
+    colour: F64  # (n, 3) the main terrain's mean corrected colour
+    sure_ref: I64  # reference colour of a hex sure of its terrain, else -1
+
+
+def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette, colours: F64
+           ) -> _Votes:
+    """Count each hex's votes (pixels near a terrain colour); all hexes at once."""
+    t = palette.terrain_count
+    n, k = label.shape
+    ok = (label < t) & (dist <= MAX_DISTANCE)
+    rows = np.repeat(np.arange(n), k)
+    counts = np.bincount(rows[ok.ravel()] * t + label.ravel()[ok.ravel()],
+                         minlength=n * t).reshape(n, t).astype(np.float64)
+    total = counts.sum(axis=1)
+    share = counts / np.maximum(total, 1)[:, None]
+    # Where nothing matched well: the terrain most pixels are nearest to, with no confidence.
+    near = np.bincount(rows * t + np.where(label < t, label, 0).ravel(),
+                       minlength=n * t).reshape(n, t).argmax(axis=1)
+    share[total == 0] = np.eye(t)[near[total == 0]]
+    main = np.argmax(share, axis=1)
+    mine = ok & (label == main[:, None])
+    count = mine.sum(axis=1)
+    # Mean Lab distance of the main terrain's pixels: how well the colour matches.
+    spread = np.where(mine, dist, 0).sum(axis=1) / np.maximum(count, 1)
+    colour = np.where(count[:, None] > 0,
+                      (colours * mine[:, :, None]).sum(axis=1) / np.maximum(count, 1)[:, None],
+                      colours.mean(axis=1))
+    ordered = np.sort(share, axis=1)
+    second = ordered[:, -2] if t > 1 else np.zeros(n)
+    confidence = np.maximum(0.0, ordered[:, -1] - second) * np.exp(-((spread / 20.0) ** 2))
+    confidence = np.where(total > 0, confidence, 0.0)
+    # The reference colour most of a sure hex's main pixels are nearest to.
+    m = len(palette.rgb)
+    per_ref = np.bincount(rows[mine.ravel()] * m + ref.ravel()[mine.ravel()],
+                          minlength=n * m).reshape(n, m)
+    sure = (share.max(axis=1) >= _SURE) & (total > 0)
+    sure_ref = np.where(sure, per_ref.argmax(axis=1), -1)
+    return _Votes(share, main, confidence, colour, sure_ref)
+
+
+def _results(hexes: list[Hex], votes: _Votes, names: Sequence[str]) -> dict[Hex, HexTerrain]:
+    out = {}
+    for i, h in enumerate(hexes):
+        share = votes.share[i]
+        order = np.argsort(-share, kind="stable")
+        terrain = (names[int(votes.main[i])],
+                   *(names[j] for j in order[1:] if share[j] >= SECONDARY))
+        fractions = {names[j]: round(float(share[j]), 3) for j in order if share[j] >= 0.01}
+        out[h] = HexTerrain(terrain, fractions, round(float(votes.confidence[i]), 3),
+                            _triple(votes.colour[i]))
+    return out
+
+
+def _triple(v: F64) -> tuple[float, float, float]:
+    c = np.clip(v, 0, 255)
+    return round(float(c[0]), 1), round(float(c[1]), 1), round(float(c[2]), 1)
+
+
+def _relight(pixels: F64, ref: I64, sure_ref: I64, cxy: F64, palette: Palette,
+             paper: tuple[F64, F64, F64, F64], width: int, height: int) -> Light:
+    """Refit the light to the paper samples and to each sure hex's own colour."""
+    px, py, pcol, pref = paper
+    xs, ys, obs, want = [px], [py], [pcol], [pref]
+    idx = np.nonzero(sure_ref >= 0)[0]
+    if len(idx):
+        chosen = sure_ref[idx]
+        mask = (ref[idx] == chosen[:, None]).astype(np.float64)
+        mean = (pixels[idx] * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1)[:, None]
+        xs.append(cxy[idx, 0])
+        ys.append(cxy[idx, 1])
+        obs.append(mean)
+        want.append(palette.rgb[chosen].astype(np.float64))
+    return fit_light(np.concatenate(xs), np.concatenate(ys), np.concatenate(obs),
+                     np.concatenate(want), width, height)

@@ -1,0 +1,187 @@
+"""A grid fitted to a scan: where every hex centre is, to a fraction of a pixel.
+
+Hex centres are an affine function of axial coordinates on the printed map
+(:mod:`pipeline.hexgrid.coords`); on a scan, slight perspective bends that into
+a projective one. :class:`GridFit` keeps the projective map (a homography from
+pitch units to scan pixels), which is exact for any flat page photographed or
+scanned at an angle, and offers the nearest affine :class:`~pipeline.hexgrid.Layout`
+for map.json, which stores an affine grid.
+
+The least-squares fits here (affine, homography, robust to stray points) are
+plain NumPy and work in pitch units ``(u, v)``: see
+:meth:`pipeline.hexgrid.Layout.to_pixel`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.errors import GridError
+from pipeline.hexgrid import Hex, HexGrid, Layout, Orientation
+
+__all__ = [
+    "GridFit",
+    "apply_homography",
+    "fit_affine",
+    "fit_homography",
+    "hex_units",
+    "layout_from_homography",
+    "robust_homography",
+    "with_layout",
+]
+
+F64 = NDArray[np.float64]
+
+
+def hex_units(hexes: Sequence[Hex], orientation: Orientation) -> F64:
+    """Pitch units ``(u, v)`` of hex centres, shape ``(n, 2)``.
+
+    >>> hex_units([Hex(1, 0)], Orientation.FLAT).tolist()
+    [[1.0, 0.5]]
+    """
+    q = np.array([h.q for h in hexes], float)
+    r = np.array([h.r for h in hexes], float)
+    if orientation is Orientation.FLAT:
+        return np.stack([q, r + q / 2], axis=-1)
+    return np.stack([q + r / 2, r], axis=-1)
+
+
+def apply_homography(h: F64, uv: F64) -> F64:
+    """Map points ``(n, 2)`` through a 3x3 homography."""
+    w = uv[:, 0] * h[2, 0] + uv[:, 1] * h[2, 1] + h[2, 2]
+    x = (uv[:, 0] * h[0, 0] + uv[:, 1] * h[0, 1] + h[0, 2]) / w
+    y = (uv[:, 0] * h[1, 0] + uv[:, 1] * h[1, 1] + h[1, 2]) / w
+    return np.stack([x, y], axis=-1)
+
+
+def fit_affine(uv: F64, xy: F64, weights: F64 | None = None) -> F64:
+    """Least-squares affine map ``(u, v) -> (x, y)`` as a 3x3 matrix (last row 0, 0, 1).
+
+    >>> uv = np.array([[0, 0], [1, 0], [0, 1.0]]); xy = uv * 10 + 5
+    >>> (fit_affine(uv, xy).round(6) + 0.0).tolist()
+    [[10.0, 0.0, 5.0], [0.0, 10.0, 5.0], [0.0, 0.0, 1.0]]
+    """
+    a = np.column_stack([uv, np.ones(len(uv))])
+    w = np.ones(len(uv)) if weights is None else weights
+    sol, *_ = np.linalg.lstsq(a * w[:, None], xy * w[:, None], rcond=None)
+    out = np.eye(3)
+    out[:2, :] = sol.T
+    return out
+
+
+def fit_homography(uv: F64, xy: F64) -> F64:
+    """Least-squares homography ``(u, v) -> (x, y)`` (normalised DLT); needs 4+ points."""
+    def norm(p: F64) -> F64:
+        c = p.mean(axis=0)
+        s = math.sqrt(2) / max(float(np.sqrt(((p - c) ** 2).sum(axis=1)).mean()), 1e-12)
+        return np.array([[s, 0, -s * c[0]], [0, s, -s * c[1]], [0, 0, 1]])
+
+    tu, tx = norm(uv), norm(xy)
+    pu = uv @ tu[:2, :2].T + tu[:2, 2]
+    px = xy @ tx[:2, :2].T + tx[:2, 2]
+    n = len(uv)
+    a = np.zeros((2 * n, 9))
+    a[0::2, 0:2], a[0::2, 2] = pu, 1
+    a[0::2, 6:8] = -px[:, :1] * pu
+    a[0::2, 8] = -px[:, 0]
+    a[1::2, 3:5], a[1::2, 5] = pu, 1
+    a[1::2, 6:8] = -px[:, 1:] * pu
+    a[1::2, 8] = -px[:, 1]
+    _, _, vt = np.linalg.svd(a, full_matrices=False)
+    h = vt[-1].reshape(3, 3)
+    h = np.linalg.inv(tx) @ h @ tu
+    return np.asarray(h / h[2, 2], dtype=np.float64)
+
+
+def robust_homography(uv: F64, xy: F64, *, floor: float, rounds: int = 3
+                      ) -> tuple[F64, NDArray[np.bool_]]:
+    """A homography fit that drops points far from the consensus.
+
+    Points whose residual exceeds ``max(floor, 3.5 * median residual)`` are
+    left out and the fit repeated. Returns the homography and the mask of
+    points kept.
+    """
+    keep = np.ones(len(uv), bool)
+    h = fit_homography(uv, xy) if len(uv) >= 8 else fit_affine(uv, xy)
+    for _ in range(rounds):
+        err = np.hypot(*(apply_homography(h, uv) - xy).T)
+        new = err <= max(floor, 3.5 * float(np.median(err[keep])))
+        if new.sum() < 4 or np.array_equal(new, keep):
+            break
+        keep = new
+        h = fit_homography(uv[keep], xy[keep]) if keep.sum() >= 8 else fit_affine(
+            uv[keep], xy[keep])
+    return h, keep
+
+
+@dataclass(frozen=True)
+class GridFit:
+    """A printed grid located on a scan.
+
+    Attributes
+    ----------
+    grid
+        The map's grid (orientation, numbering, extent) with the nearest
+        affine :class:`~pipeline.hexgrid.Layout`.
+    homography
+        3x3 map from pitch units to scan pixels (exact under perspective).
+    residual
+        Root-mean-square distance in pixels between the fit and the hex
+        centres (or anchors) it was fitted to.
+    support
+        How many measured centres (or anchors) the fit rests on.
+    method
+        ``"automatic"``, ``"anchors"`` or ``"layout"``, and whether refined on the image.
+    """
+
+    grid: HexGrid
+    homography: F64
+    residual: float
+    support: int
+    method: str
+
+    def centres(self, hexes: Sequence[Hex] | None = None) -> F64:
+        """Scan pixel centres of hexes (all the map's hexes by default), shape ``(n, 2)``."""
+        hs = self.grid.hexes() if hexes is None else hexes
+        return apply_homography(self.homography, hex_units(hs, self.grid.orientation))
+
+    def to_pixel(self, uv: F64) -> F64:
+        """Scan pixels of points given in pitch units, shape ``(n, 2)``."""
+        return apply_homography(self.homography, uv)
+
+    def jacobian(self, uv: tuple[float, float]) -> F64:
+        """The 2x2 local matrix (pixels per pitch unit) at one point."""
+        p = np.array([uv, (uv[0] + 1e-3, uv[1]), (uv[0], uv[1] + 1e-3)])
+        x = self.to_pixel(p)
+        return np.column_stack([(x[1] - x[0]) / 1e-3, (x[2] - x[0]) / 1e-3])
+
+    @property
+    def hex_width(self) -> float:
+        """Mean distance across the flats of a hex, in scan pixels."""
+        layout = self.grid.layout
+        assert layout is not None  # a GridFit's grid always has one
+        a, b, c, d = layout.matrix
+        if self.grid.orientation is Orientation.FLAT:
+            return math.hypot(b, d)
+        return math.hypot(a, c)
+
+
+def layout_from_homography(grid: HexGrid, h: F64) -> Layout:
+    """The affine layout closest to a homography over the map's hex centres."""
+    uv = hex_units(grid.hexes(), grid.orientation)
+    m = fit_affine(uv, apply_homography(h, uv))
+    a, b, c, d = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
+    if a * d - b * c <= 0:
+        raise GridError("the fitted grid is mirrored; check the anchors' ids and positions")
+    return Layout(dx=math.hypot(a, c), dy=math.hypot(b, d), x0=float(m[0, 2]),
+                  y0=float(m[1, 2]), affine=(a, b, c, d))
+
+
+def with_layout(grid: HexGrid, layout: Layout) -> HexGrid:
+    """The same grid with another pixel layout."""
+    return HexGrid(grid.orientation, grid.numbering, grid.cols, grid.rows, grid.exclude, layout)

@@ -1,0 +1,283 @@
+"""Find a printed hex grid with no help: orientation, both pitches, angle, origin.
+
+The outlines of a hex grid repeat exactly on the lattice of hex centres, and
+on no finer one. So the autocorrelation of the ink map peaks at the lattice
+vectors; the two shortest independent peaks give the lattice (hex width and
+height separately, and the angle), and a least-squares fit to every peak out
+to a third of the image makes it precise. Which of the six lattice directions
+is nearly upright says flat-top (a column step is vertical) from pointy-top
+(a row step is horizontal).
+
+The origin comes from folding: every inked pixel's fractional axial position
+(modulo one hex) is accumulated in one cell, where the hex outline appears,
+and that cell is matched against the ideal outline. What follows (the exact
+fit, and which hexes are on the map) is :mod:`pipeline.digitize.refine`'s job.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.errors import GridError
+from pipeline.hexgrid import Hex, Orientation
+from pipeline.hexgrid.coords import SCALE, scaled_corners
+
+__all__ = ["Lattice", "find_lattice", "fold_origin", "outline_units"]
+
+F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
+
+_FOLD_BINS = 64
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """A hex lattice on a working image.
+
+    Attributes
+    ----------
+    orientation
+        Flat-top or pointy-top.
+    matrix
+        2x2 map from pitch units to working pixels (columns: the ``u`` and ``v`` steps).
+    origin
+        Working pixel of one hex centre (axial ``(0, 0)`` of this provisional frame).
+    """
+
+    orientation: Orientation
+    matrix: F64
+    origin: F64
+
+    def affine(self) -> F64:
+        """The lattice as a 3x3 affine matrix from pitch units to working pixels."""
+        out = np.eye(3)
+        out[:2, :2] = self.matrix
+        out[:2, 2] = self.origin
+        return out
+
+
+def outline_units(orientation: Orientation, per_side: int = 16, inner: float = 0.0) -> F64:
+    """Points on the outline of the hex at the origin, in pitch units, shape ``(6 * n, 2)``.
+
+    ``inner`` leaves out that share of each side at both ends (corners are
+    where three lines meet, and say least about a single side).
+    """
+    su, sv = SCALE[orientation]
+    corners = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv)
+    t = np.linspace(inner, 1 - inner, per_side)
+    out = []
+    for i in range(6):
+        a, b = corners[i - 1], corners[i]
+        out.append(a + (b - a) * t[:, None])
+    return np.concatenate(out)
+
+
+def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
+    """The hex lattice printed on a working image, from its ink map.
+
+    Raises :class:`GridError` when the image shows no hex lattice.
+    """
+    ac = _autocorrelation(ink)
+    radius = min(ink.shape) // 3
+    if radius <= 2 * min_pitch:
+        raise GridError(f"the image is too small to find a hex grid in ({ink.shape[1]} x "
+                        f"{ink.shape[0]} px at working size)")
+    peaks = _peaks(ac, radius, min_pitch)
+    b1, b2 = _basis(peaks)
+    b1, b2 = _precise(ac, b1, b2, radius)
+    orientation, matrix = _orient(b1, b2)
+    origin = fold_origin(ink, orientation, matrix)
+    return Lattice(orientation, matrix, origin)
+
+
+def _autocorrelation(ink: F32) -> F64:
+    """Unbiased autocorrelation (each shift divided by its overlap), zero shift at the centre."""
+    h, w = ink.shape
+    a = ink.astype(np.float64) - float(ink.mean())
+    # Shifts up to a third of the image are read; padding by that much keeps them
+    # free of wrap-around, at under half the cost of doubling.
+    reach = min(h, w) // 3 + 2
+    sh, sw = cv2.getOptimalDFTSize(h + reach), cv2.getOptimalDFTSize(w + reach)
+    f = np.fft.rfft2(a, s=(sh, sw))
+    ac = np.fft.irfft2(f * np.conj(f), s=(sh, sw))
+    ry = rx = reach - 1
+    ac = np.roll(ac, (ry, rx), axis=(0, 1))[: 2 * ry + 1, : 2 * rx + 1]
+    oy = h - np.abs(np.arange(-ry, ry + 1))
+    ox = w - np.abs(np.arange(-rx, rx + 1))
+    out: F64 = ac / np.outer(oy, ox)
+    return out
+
+
+def _peaks(ac: F64, radius: int, min_pitch: float) -> list[tuple[float, F64]]:
+    """Local maxima of the autocorrelation between ``min_pitch`` and ``radius``, strongest first."""
+    cy, cx = ac.shape[0] // 2, ac.shape[1] // 2
+    win = ac[cy - radius: cy + radius + 1, cx - radius: cx + radius + 1].astype(np.float32)
+    dil = cv2.dilate(win, np.ones((5, 5), np.uint8))
+    yy, xx = np.mgrid[-radius: radius + 1, -radius: radius + 1]
+    rr = np.hypot(xx, yy)
+    mask = (win >= dil) & (rr >= min_pitch) & (rr <= radius) & (win > 0)
+    ys, xs = np.nonzero(mask)
+    order = np.argsort(-win[ys, xs], kind="stable")[:400]
+    return [(float(win[ys[i], xs[i]]), np.array([xx[ys[i], xs[i]], yy[ys[i], xs[i]]], float))
+            for i in order]
+
+
+def _basis(peaks: list[tuple[float, F64]]) -> tuple[F64, F64]:
+    """The two shortest lattice vectors, from the strongest independent peaks."""
+    if len(peaks) < 2:
+        raise GridError("no hex grid found on the scan (no repeating lines); "
+                        "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
+    top = peaks[0][0]
+    # Every lattice vector peaks about as high (the unbiased autocorrelation does
+    # not fade with distance), so take the shortest strong ones, not the strongest.
+    strong = sorted((p for v, p in peaks if v >= 0.5 * top), key=_norm)
+    b1 = strong[0]
+    b2 = next((p for p in strong[1:] if abs(_cross(b1, p)) > 0.3 * _norm(b1) * _norm(p)), None)
+    if b2 is None:
+        raise GridError("no hex grid found on the scan (lines repeat in one direction only); "
+                        "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
+    b1, b2 = _reduce(b1, b2)
+    ratio = _norm(b2) / _norm(b1)
+    angle = math.degrees(math.acos(abs(float(b1 @ b2)) / (_norm(b1) * _norm(b2))))
+    if ratio > 1.4 or not 45 <= angle <= 75:
+        raise GridError(f"no hex grid found on the scan (the repeating pattern is not hexagonal:"
+                        f" {ratio:.2f} side ratio, {angle:.0f} degrees); give anchors "
+                        "(--anchor 0101=x,y) or a grid file (--grid)")
+    if b1 @ b2 < 0:
+        b2 = -b2
+    return b1, b2
+
+
+def _reduce(b1: F64, b2: F64) -> tuple[F64, F64]:
+    """Lagrange-Gauss reduction: the shortest basis of the same lattice."""
+    for _ in range(50):
+        if _norm(b1) > _norm(b2):
+            b1, b2 = b2, b1
+        mu = round(float(b1 @ b2) / float(b1 @ b1))
+        if mu == 0:
+            break
+        b2 = b2 - mu * b1
+    return b1, b2
+
+
+def _precise(ac: F64, b1: F64, b2: F64, radius: int) -> tuple[F64, F64]:
+    """Refit the basis to every lattice peak within ``radius`` (sub-pixel, least squares)."""
+    cy, cx = ac.shape[0] // 2, ac.shape[1] // 2
+    for _ in range(2):
+        nm, found = [], []
+        span = int(radius / min(_norm(b1), _norm(b2))) + 1
+        for n in range(-span, span + 1):
+            for m in range(-span, span + 1):
+                p = n * b1 + m * b2
+                if (n == 0 and m == 0) or _norm(p) > radius:
+                    continue
+                peak = _subpixel_peak(ac, cx + p[0], cy + p[1], 2)
+                if peak is not None:
+                    nm.append((n, m))
+                    found.append((peak[0] - cx, peak[1] - cy))
+        if len(found) < 4:
+            break
+        sol, *_ = np.linalg.lstsq(np.array(nm, float), np.array(found), rcond=None)
+        b1, b2 = sol[0], sol[1]
+    return b1, b2
+
+
+def _subpixel_peak(img: F64, x: float, y: float, reach: int) -> tuple[float, float] | None:
+    ix, iy = int(round(x)), int(round(y))
+    h, w = img.shape
+    if not (reach + 1 <= ix < w - reach - 1 and reach + 1 <= iy < h - reach - 1):
+        return None
+    win = img[iy - reach: iy + reach + 1, ix - reach: ix + reach + 1]
+    j, i = np.unravel_index(int(np.argmax(win)), win.shape)
+    px, py = ix - reach + int(i), iy - reach + int(j)
+    if i in (0, 2 * reach) or j in (0, 2 * reach):
+        return None
+
+    def vertex(a: float, b: float, c: float) -> float:
+        d = a - 2 * b + c
+        return 0.0 if d >= 0 else 0.5 * (a - c) / d
+
+    dx = vertex(img[py, px - 1], img[py, px], img[py, px + 1])
+    dy = vertex(img[py - 1, px], img[py, px], img[py + 1, px])
+    return px + dx, py + dy
+
+
+def _orient(b1: F64, b2: F64) -> tuple[Orientation, F64]:
+    """Orientation and pitch matrix from a reduced basis (b1 . b2 > 0, about 60 degrees)."""
+    ring = [b1, b2, b2 - b1]
+    ring += [-v for v in ring]
+    ang = [math.degrees(math.atan2(v[1], v[0])) % 180 for v in ring]
+    off_vertical = min(abs(a - 90) for a in ang)
+    off_horizontal = min(min(a, 180 - a) for a in ang)
+    if off_vertical <= off_horizontal:
+        down = max(ring, key=lambda v: v[1] / _norm(v))  # the column step (0, 1)
+        se = max((v for v in ring if v[0] > 0 and not _parallel(v, down)), key=lambda v: v[1])
+        return Orientation.FLAT, np.column_stack([se - down / 2, down])
+    right = max(ring, key=lambda v: v[0] / _norm(v))  # the row step (1, 0)
+    se = max((v for v in ring if v[1] > 0 and not _parallel(v, right)), key=lambda v: v[0])
+    return Orientation.POINTY, np.column_stack([right, se - right / 2])
+
+
+def _parallel(a: F64, b: F64) -> bool:
+    return abs(_cross(a, b)) < 0.1 * _norm(a) * _norm(b)
+
+
+def fold_origin(ink: F32, orientation: Orientation, matrix: F64) -> F64:
+    """A hex centre (pixels) of a lattice whose steps ``matrix`` gives.
+
+    Every inked pixel is folded into one lattice cell and the cell is matched
+    against the ideal hex outline.
+    """
+    inv = np.linalg.inv(matrix)
+    h, w = ink.shape
+    weight = np.maximum(ink, 0).ravel()
+    keep = weight > np.quantile(weight, 0.8)
+    idx = np.nonzero(keep)[0]
+    xs, ys = (idx % w).astype(np.float64), (idx // w).astype(np.float64)
+    qd, rd = _axial(inv, xs, ys, orientation)
+    data = _fold(qd, rd, weight[idx].astype(np.float64))
+    outline = outline_units(orientation, per_side=64)
+    qt, rt = _axial_units(outline[:, 0], outline[:, 1], orientation)
+    template = _fold(qt, rt, np.ones(len(qt)))
+    corr = np.fft.ifft2(np.fft.fft2(data) * np.conj(np.fft.fft2(template))).real
+    j, i = np.unravel_index(int(np.argmax(corr)), corr.shape)
+    sq, sr = int(i) / _FOLD_BINS, int(j) / _FOLD_BINS
+    u, v = (sq, sr + sq / 2) if orientation is Orientation.FLAT else (sq + sr / 2, sr)
+    origin: F64 = matrix @ np.array([u, v])
+    return origin
+
+
+def _axial(inv: F64, x: F64, y: F64, orientation: Orientation) -> tuple[F64, F64]:
+    u = inv[0, 0] * x + inv[0, 1] * y
+    v = inv[1, 0] * x + inv[1, 1] * y
+    return _axial_units(u, v, orientation)
+
+
+def _axial_units(u: F64, v: F64, orientation: Orientation) -> tuple[F64, F64]:
+    if orientation is Orientation.FLAT:
+        return u, v - u / 2
+    return u - v / 2, v
+
+
+def _fold(q: F64, r: F64, weight: F64) -> F64:
+    b = _FOLD_BINS
+    iq = np.floor(np.mod(q, 1.0) * b).astype(np.int64) % b
+    ir = np.floor(np.mod(r, 1.0) * b).astype(np.int64) % b
+    hist = np.bincount(ir * b + iq, weights=weight, minlength=b * b).reshape(b, b)
+    # Blur on the torus so a slightly wrong pitch still lines up.
+    wrapped = np.tile(hist, (3, 3)).astype(np.float32)
+    blurred = cv2.GaussianBlur(wrapped, (0, 0), 1.5)[b: 2 * b, b: 2 * b]
+    return np.asarray(blurred, dtype=np.float64)
+
+
+def _norm(v: F64) -> float:
+    return math.hypot(float(v[0]), float(v[1]))
+
+
+def _cross(a: F64, b: F64) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])

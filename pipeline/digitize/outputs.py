@@ -1,0 +1,240 @@
+"""What digitizing writes: map.json (through the model), GeoJSON, and an overlay picture.
+
+* :func:`build_map` makes the :class:`~pipeline.model.MapData` document: the
+  grid with its fitted layout, every hex's terrain with area shares and
+  confidence, and the hexside features, validated like any hand-made map.
+* :func:`geojson` gives one polygon per hex and one line per featured
+  hexside, in scan pixel coordinates (x right, y down), for checking a
+  digitization in QGIS or a browser.
+* :func:`overlay` draws the findings over a faded copy of the scan: hexes
+  tinted with their terrain's colour, features traced, and unsure hexes
+  circled in magenta, so a person can review a map at a glance.
+
+Everything is deterministic: the same scan and legend give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.classify import HexTerrain
+from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.legend import RGB, Legend
+from pipeline.errors import ImageError
+from pipeline.hexgrid import Hex, HexGrid, Hexside
+from pipeline.hexgrid.coords import SCALE, scaled_corners
+from pipeline.model import MapData, map_from_data
+
+__all__ = [
+    "UNSURE",
+    "build_map",
+    "encode_png",
+    "geojson",
+    "geojson_text",
+    "overlay",
+]
+
+UNSURE = 0.6  # confidence under which the overlay circles a hex
+
+
+def _hex_colour(c: RGB) -> str:
+    return f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}"
+
+
+def _grid_spec(fit: GridFit) -> dict[str, Any]:
+    grid = fit.grid
+    layout = grid.layout
+    assert layout is not None
+    a, b, c, d = layout.matrix
+    n = grid.numbering
+    numbering: dict[str, Any] = {
+        "stagger": n.stagger, "first_col": n.first_col, "first_row": n.first_row,
+        "col_digits": n.col_digits, "row_digits": n.row_digits, "prefix": n.prefix,
+        "separator": n.separator, "descending_cols": n.descending_cols,
+        "descending_rows": n.descending_rows, "row_first": n.row_first,
+    }
+    return {
+        "orientation": grid.orientation.value,
+        "numbering": numbering,
+        "cols": grid.cols,
+        "rows": grid.rows,
+        "exclude": sorted(grid.exclude),
+        # map.json keeps a rotated, separately scaled grid: the fit's shear and
+        # perspective (a fraction of a pixel on a flat scan) are dropped here.
+        "layout": {"dx": round(math.hypot(a, c), 3), "dy": round(math.hypot(b, d), 3),
+                   "x0": round(layout.x0, 3), "y0": round(layout.y0, 3),
+                   "rotation": round(math.degrees(math.atan2(c, a)), 4) + 0.0},
+    }
+
+
+def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
+              hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend, *,
+              game: str = "digitized", title: str | None = None, board: str = "map",
+              source: str | None = None) -> MapData:
+    """The map document of a digitization.
+
+    Parameters
+    ----------
+    fit, terrain, hexsides, legend
+        What calibration, classification and hexside detection found.
+    game, title, board
+        Names for the document and its one board.
+    source
+        The scan's file name, recorded as the source.
+    """
+    grid = fit.grid
+    counts = Counter(t.terrain[0] for t in terrain.values())
+    default = legend.default_terrain or min(counts, key=lambda n: (-counts[n], n))
+    scan = Path(source).name if source else "a scan"
+    notes = (f"Digitized by bocage from {scan} against the legend"
+             f" {Path(legend.source).name if legend.source else '(given in code)'}: grid"
+             f" {fit.method}, {fit.support} hex centres measured, fit residual"
+             f" {fit.residual:.2f} px.")
+    data: dict[str, Any] = {
+        "kind": "map",
+        "game": game,
+        "title": title or f"digitized from {scan}",
+        "illustrative": False,
+        "notes": notes,
+        "source": f"scan {scan}",
+        "boards": [{"name": board, "grid": _grid_spec(fit),
+                    **({"image": Path(source).name} if source else {})}],
+        "terrain_types": {n: ({"color": _hex_colour(c[0])} if c else {})
+                          for n, c in legend.terrain.items()},
+        "hexside_features": {n: {"kind": f.kind, "color": _hex_colour(f.colours[0])}
+                             for n, f in legend.features.items()},
+        "default_terrain": default,
+        "hexes": {grid.id(h): {"terrain": list(t.terrain), "fractions": dict(t.fractions),
+                               "confidence": t.confidence}
+                  for h, t in terrain.items()},
+        "hexsides": [_hexside_entry(grid, side, names) for side, names in sorted(hexsides.items())],
+    }
+    return map_from_data(data, "<digitized map>")
+
+
+def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...]) -> dict[str, Any]:
+    if grid.contains(side.a) and grid.contains(side.b):
+        return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names)}
+    inner, outer = (side.a, side.b) if grid.contains(side.a) else (side.b, side.a)
+    d = grid.direction(inner, outer)
+    assert d is not None
+    return {"hex": grid.id(inner), "direction": grid.direction_names[d], "features": list(names)}
+
+
+def _corners(fit: GridFit, hexes: list[Hex]) -> NDArray[np.float64]:
+    """Pixel corners of hexes, shape ``(n, 6, 2)``."""
+    orientation = fit.grid.orientation
+    su, sv = SCALE[orientation]
+    offsets = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv)
+    uv = hex_units(hexes, orientation)[:, None, :] + offsets[None, :, :]
+    out: NDArray[np.float64] = fit.to_pixel(uv.reshape(-1, 2)).reshape(len(hexes), 6, 2)
+    return out
+
+
+def _side_line(fit: GridFit, side: Hexside, kind: str) -> NDArray[np.float64]:
+    """Two pixel points: corner to corner (along), or centre to centre (across)."""
+    grid = fit.grid
+    if kind == "along":
+        d = grid.direction(side.a, side.b)
+        assert d is not None
+        su, sv = SCALE[grid.orientation]
+        c = np.array(scaled_corners(side.a, grid.orientation), float) / (su, sv)
+        return fit.to_pixel(np.array([c[d - 1], c[d]]))
+    ends = fit.centres([side.a, side.b])
+    if not (grid.contains(side.a) and grid.contains(side.b)):
+        inner, outer = (ends[0], ends[1]) if grid.contains(side.a) else (ends[1], ends[0])
+        return np.array([inner, (inner + outer) / 2])
+    return ends
+
+
+def geojson(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
+            hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend,
+            source: str | None = None) -> dict[str, Any]:
+    """A GeoJSON FeatureCollection of hexes and featured hexsides, in scan pixels."""
+    grid = fit.grid
+    hexes = grid.hexes()
+    corners = _corners(fit, hexes)
+    features: list[dict[str, Any]] = []
+    for h, poly in zip(hexes, corners, strict=True):
+        t = terrain[h]
+        ring = [[round(float(x), 2), round(float(y), 2)] for x, y in poly]
+        features.append({"type": "Feature", "geometry": {"type": "Polygon",
+                                                         "coordinates": [ring + ring[:1]]},
+                         "properties": {"kind": "hex", "id": grid.id(h),
+                                        "terrain": list(t.terrain),
+                                        "fractions": dict(t.fractions),
+                                        "confidence": t.confidence}})
+    for side, names in sorted(hexsides.items()):
+        entry = _hexside_entry(grid, side, names)
+        name = ("/".join(entry["hexes"]) if "hexes" in entry
+                else f"{entry['hex']}/{entry['direction']}")
+        for n in names:
+            line = _side_line(fit, side, legend.features[n].kind)
+            features.append({"type": "Feature", "geometry": {
+                "type": "LineString",
+                "coordinates": [[round(float(x), 2), round(float(y), 2)] for x, y in line]},
+                "properties": {"kind": "hexside", "hexside": name, "feature": n,
+                               "along_or_across": legend.features[n].kind}})
+    return {"type": "FeatureCollection",
+            "bocage": {"coordinates": "scan pixels, x right, y down",
+                       "scan": Path(source).name if source else None},
+            "features": features}
+
+
+def geojson_text(doc: Mapping[str, Any]) -> str:
+    """Deterministic GeoJSON text."""
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def overlay(image: NDArray[np.uint8], fit: GridFit, terrain: Mapping[Hex, HexTerrain],
+            hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend) -> NDArray[np.uint8]:
+    """The findings drawn over a faded copy of the scan (RGB)."""
+    out = (image.astype(np.uint16) // 2 + 128).astype(np.uint8)
+    grid = fit.grid
+    hexes = grid.hexes()
+    corners = _corners(fit, hexes)
+    width = max(1, round(fit.hex_width / 40))
+    shift = 4  # sub-pixel drawing: coordinates in 1/16 px
+    tint = out.copy()
+    for h, poly in zip(hexes, corners, strict=True):
+        centre = poly.mean(axis=0)
+        inset = (centre + (poly - centre) * 0.8)
+        colours = legend.terrain.get(terrain[h].terrain[0]) or ((128, 128, 128),)
+        cv2.fillPoly(tint, [_fixed(inset, shift)], colours[0], cv2.LINE_AA, shift)
+    out = np.asarray(cv2.addWeighted(tint, 0.55, out, 0.45, 0), dtype=np.uint8)
+    cv2.polylines(out, [_fixed(p, shift) for p in corners], True, (40, 40, 40), width,
+                  cv2.LINE_AA, shift)
+    for side, names in sorted(hexsides.items()):
+        for n in names:
+            line = _side_line(fit, side, legend.features[n].kind)
+            colour = legend.features[n].colours[0]
+            cv2.polylines(out, [_fixed(line, shift)], False, colour, 3 * width, cv2.LINE_AA, shift)
+    for h, poly in zip(hexes, corners, strict=True):
+        if terrain[h].confidence < UNSURE:
+            centre = poly.mean(axis=0)
+            radius = int(0.3 * fit.hex_width * (1 << shift))
+            cv2.circle(out, tuple(int(v) for v in _fixed(centre[None], shift)[0]), radius,
+                       (230, 0, 200), 2 * width, cv2.LINE_AA, shift)
+    return np.asarray(out, dtype=np.uint8)
+
+
+def _fixed(points: NDArray[np.float64], shift: int) -> NDArray[np.int32]:
+    out: NDArray[np.int32] = np.rint(points * (1 << shift)).astype(np.int32)
+    return out
+
+
+def encode_png(image: NDArray[np.uint8], file: str | None = None) -> bytes:
+    """PNG bytes of an RGB image."""
+    ok, data = cv2.imencode(".png", cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+    if not ok:  # pragma: no cover - OpenCV encodes any uint8 RGB image
+        raise ImageError(file, "could not encode the overlay as PNG")
+    return bytes(data.tobytes())

@@ -1,0 +1,158 @@
+"""``bocage digitize``: files checked by content; bad input refused in one line, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli.digitize import digitize
+from pipeline.model import load_map
+
+from .conftest import DEMO_MAP, RoundTrip
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(digitize, list(args), prog_name="bocage digitize")
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def scan_file(tmp_path_factory: pytest.TempPathFactory, demo_scanned: RoundTrip) -> Path:
+    path = tmp_path_factory.mktemp("scan") / "scan.png"
+    cv2.imwrite(str(path), cv2.cvtColor(demo_scanned.scan.image, cv2.COLOR_RGB2BGR))
+    return path
+
+
+def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
+    out, geo, over = tmp_path / "map.json", tmp_path / "map.geojson", tmp_path / "check.png"
+    code, stdout, stderr = run(str(scan_file), "--legend", str(DEMO_MAP), "--out", str(out),
+                               "--geojson", str(geo), "--overlay", str(over), "--game", "omaha")
+    assert code == 0, stderr
+    assert "550 hexes, 25 x 22 flat-top (even-down)" in stdout
+    assert "river 27" in stdout and f"wrote {out}" in stdout
+    doc = load_map(out)
+    assert doc.game == "omaha" and doc.terrain_of("2318") == ["beach"]
+    assert doc.boards[0].image == "scan.png"
+    features = json.loads(geo.read_text())["features"]
+    assert sum(f["properties"]["kind"] == "hex" for f in features) == 550
+    picture = cv2.imread(str(over))
+    assert picture.shape[:2] == cv2.imread(str(scan_file)).shape[:2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["check.png", "map.geojson", "map.json"]
+
+
+def test_json_summary_and_quiet(tmp_path, scan_file):
+    code, stdout, _ = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+                          "--json")
+    assert code == 0
+    summary = json.loads(stdout)
+    assert summary["ok"] and summary["hexes"] == 550
+    assert summary["grid"]["orientation"] == "flat" and summary["grid"]["cols"] == 25
+    assert summary["hexside_features"]["bridge"] == 1
+    code, stdout, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "q.json"),
+                               "--quiet")
+    assert code == 0 and stdout == "" and stderr == ""
+
+
+def test_anchors_and_grid_file(tmp_path, scan_file, demo_scanned: RoundTrip):
+    grid = demo_scanned.rendered.grid
+    anchors = []
+    for i in ("0101", "2501", "0122"):
+        x, y = grid.center(grid.hex(i))
+        sx, sy = demo_scanned.scan.to_scan(np.array([x]), np.array([y]))
+        anchors += ["--anchor", f"{i}={sx[0] + 1.5:.1f},{sy[0] - 1.0:.1f}"]
+    out = tmp_path / "map.json"
+    code, stdout, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(out),
+                               "--grid", str(DEMO_MAP), *anchors)
+    assert code == 0, stderr
+    assert "grid anchors + refined" in stdout
+    assert load_map(out).terrain_of("1718") == ["city"]
+
+
+def _bad(tmp_path: Path, *args: str) -> str:
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, stdout, stderr = run(*args)
+    assert code == 2
+    assert stdout == ""
+    assert stderr.startswith("bocage: ") and stderr.count("\n") == 1, stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing written
+    return stderr
+
+
+def test_truncated_scan(tmp_path, scan_file):
+    cut = tmp_path / "cut.png"
+    data = scan_file.read_bytes()
+    cut.write_bytes(data[: len(data) // 3])
+    err = _bad(tmp_path, str(cut), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+               "--overlay", str(tmp_path / "o.png"))
+    assert "cut.png: image file is truncated" in err
+
+
+def test_image_too_small_for_a_grid(tmp_path):
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.full((40, 50, 3), 255, np.uint8))
+    err = _bad(tmp_path, str(tiny), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"))
+    assert "tiny.png: image is 50 x 40 px, too small to hold a hex grid" in err
+
+
+def test_legend_with_an_unknown_colour_format(tmp_path, scan_file):
+    legend = tmp_path / "legend.json"
+    legend.write_text(json.dumps({"terrain": {"clear": "#e9e4c3", "woods": "green"}}))
+    err = _bad(tmp_path, str(scan_file), "-l", str(legend), "-o", str(tmp_path / "m.json"))
+    assert "legend.json: terrain.woods: unknown colour format 'green'" in err
+
+
+def test_contradicting_anchors(tmp_path, scan_file):
+    err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+               "--grid", str(DEMO_MAP), "--anchor", "0101=60,60", "--anchor", "2501=60,1050",
+               "--anchor", "0122=1000,60")
+    assert "anchors contradict each other" in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--anchor", "0101=60"], "--anchor: '0101=60' is not HEX=X,Y"),
+    (["--sample", "woods"], "--sample: 'woods' is not TERRAIN=HEX"),
+    (["--sample", "wods=1403"], "--sample names terrain 'wods'"),
+])
+def test_bad_options(tmp_path, scan_file, args, message):
+    err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+               *args)
+    assert message in err
+
+
+def test_refuses_to_overwrite_the_scan(tmp_path, scan_file):
+    copy = tmp_path / "scan.png"
+    copy.write_bytes(scan_file.read_bytes())
+    err = _bad(tmp_path, str(copy), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+               "--overlay", str(copy))
+    assert "would overwrite the scan" in err
+
+
+def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):
+    import sys
+
+    from pipeline.cli.digitize import _progress
+    from pipeline.digitize import STAGES
+
+    with _progress(True) as tell:  # pytest's stderr is no terminal
+        assert tell is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with _progress(True) as tell:
+        assert tell is not None
+        for stage in STAGES:
+            tell(stage)
+    assert "digitizing" in capsys.readouterr().err
+    with _progress(False) as tell:
+        assert tell is None
+
+
+def test_help_names_every_option():
+    code, stdout, _ = run("-h")
+    assert code == 0
+    for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--overlay",
+                   "--geojson", "--game", "--title", "--json", "--quiet"):
+        assert option in stdout

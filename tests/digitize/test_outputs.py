@@ -1,0 +1,120 @@
+"""What a digitization writes: map.json through the model, GeoJSON, the overlay picture."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from pipeline.digitize import (
+    digitize,
+    digitize_scan,
+    encode_png,
+    geojson,
+    geojson_text,
+    legend_from_data,
+    legend_from_map,
+    overlay,
+)
+from pipeline.digitize.outputs import build_map
+from pipeline.errors import DataError
+from pipeline.model import MapData, dumps, map_from_data
+
+from .conftest import RoundTrip
+
+
+def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
+    doc = demo_scanned.result.map
+    text = dumps(doc)
+    assert dumps(map_from_data(json.loads(text))) == text  # loads back to the same bytes
+    again = build_map(demo_scanned.result.fit, demo_scanned.result.terrain,
+                      demo_scanned.result.hexsides, demo_scanned.result.legend)
+    assert dumps(again) == text
+    assert doc.illustrative is False and doc.default_terrain == "clear"
+    grid = doc.boards[0].grid
+    assert (grid.orientation, grid.cols, grid.rows) == ("flat", 25, 22)
+    assert grid.numbering.stagger == "even-down"
+    assert grid.layout is not None and grid.layout.rotation == pytest.approx(1.5, abs=0.3)
+    entry = doc.hexes["2417"]
+    assert entry.terrain == ["rough"] and entry.confidence is not None
+    assert entry.fractions is not None and sum(entry.fractions.values()) == pytest.approx(1, 0.02)
+    sides = {tuple(sorted(s.hexes or ())): s.features for s in doc.hexsides}
+    assert sides[("1806", "1807")] == ["bridge", "river", "road"]
+    edge = [s for s in doc.hexsides if s.hex is not None]
+    assert any(s.hex == "0121" and s.direction == "SW" and s.features == ["road"] for s in edge)
+
+
+def test_geojson_has_a_polygon_per_hex_and_a_line_per_feature(demo_scanned: RoundTrip):
+    result = demo_scanned.result
+    doc = geojson(result.fit, result.terrain, result.hexsides, result.legend, "scan.png")
+    hexes = [f for f in doc["features"] if f["properties"]["kind"] == "hex"]
+    lines = [f for f in doc["features"] if f["properties"]["kind"] == "hexside"]
+    assert len(hexes) == 550
+    assert len(lines) == sum(len(names) for names in result.hexsides.values())
+    ring = hexes[0]["geometry"]["coordinates"][0]
+    assert len(ring) == 7 and ring[0] == ring[-1]
+    centre = np.mean(ring[:-1], axis=0)
+    fit_centre = result.fit.centres([result.fit.grid.hex(hexes[0]["properties"]["id"])])[0]
+    assert centre == pytest.approx(fit_centre, abs=0.05)
+    river = next(f for f in lines if f["properties"]["feature"] == "river")
+    assert river["properties"]["along_or_across"] == "along"
+    text = geojson_text(doc)
+    assert json.loads(text)["bocage"]["coordinates"].startswith("scan pixels")
+    assert text == geojson_text(geojson(result.fit, result.terrain, result.hexsides,
+                                        result.legend, "scan.png"))
+
+
+def test_overlay_tints_hexes_and_circles_the_unsure(demo_scanned: RoundTrip):
+    result = demo_scanned.result
+    image = demo_scanned.scan.image
+    picture = overlay(image, result.fit, result.terrain, result.hexsides, result.legend)
+    assert picture.shape == image.shape and picture.dtype == np.uint8
+    grid = result.fit.grid
+    x, y = result.fit.centres([grid.hex("2412")])[0]  # sea
+    sea = np.array([0x5e, 0x8f, 0xc4])
+    assert np.abs(picture[round(y), round(x)].astype(int) - sea).max() < 60
+    # Make one hex unsure: a magenta ring goes round it.
+    h = grid.hex("1212")
+    unsure = dict(result.terrain)
+    unsure[h] = type(unsure[h])(unsure[h].terrain, unsure[h].fractions, 0.1, unsure[h].colour)
+    ringed = overlay(image, result.fit, unsure, result.hexsides, result.legend)
+    cx, cy = result.fit.centres([h])[0]
+    r = 0.3 * result.fit.hex_width
+    ring = ringed[round(cy) - round(r) - 2: round(cy) + round(r) + 3,
+                  round(cx) - round(r) - 2: round(cx) + round(r) + 3].astype(int)
+    assert ((ring[..., 0] > 180) & (ring[..., 1] < 80) & (ring[..., 2] > 150)).sum() > 20
+    png = encode_png(picture)
+    assert png.startswith(b"\x89PNG")
+
+
+def test_digitize_returns_the_map(demo: MapData, demo_scanned: RoundTrip):
+    legend = legend_from_map(demo)
+    doc = digitize(demo_scanned.scan.image, legend, None, game="omaha", title="test")
+    assert doc.game == "omaha" and doc.title == "test"
+    assert doc.terrain_of("1718") == ["city"]
+
+
+def test_terrain_sampled_from_the_scan(demo: MapData, demo_scanned: RoundTrip):
+    data = {"terrain": {n: t.color for n, t in demo.terrain_types.items()},
+            "features": {n: {"kind": f.kind, "color": f.color}
+                         for n, f in demo.hexside_features.items()}}
+    data["terrain"]["woods"] = None
+    legend = legend_from_data(data, "legend.json")
+    with pytest.raises(DataError, match="legend.json: terrain.woods: no colour: give one in the"
+                                        r" legend or sample it from the scan \(--sample woods"):
+        digitize_scan(demo_scanned.scan.image, legend)
+    result = digitize_scan(demo_scanned.scan.image, legend, samples={"woods": ["1403"]})
+    sampled = np.array(result.legend.terrain["woods"][0])
+    assert np.abs(sampled - [0x5b, 0x8a, 0x3c]).max() < 12
+    assert result.map.terrain_of("1504") == ["woods"]
+    with pytest.raises(DataError, match="--sample: hex '9999' is not on the map"):
+        digitize_scan(demo_scanned.scan.image, legend, samples={"woods": ["9999"]})
+
+
+def test_progress_is_told_every_stage_in_order(demo: MapData, demo_scanned: RoundTrip):
+    from pipeline.digitize import STAGES
+
+    told: list[str] = []
+    digitize_scan(demo_scanned.scan.image, legend_from_map(demo), progress=told.append)
+    assert told == list(STAGES)
