@@ -6,33 +6,23 @@ usage or bad input (one line on stderr names the file, the place and the fix).
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from pipeline import __version__
 from pipeline.cli.aids import aids
 from pipeline.cli.check import check
-from pipeline.cli.digitize import digitize
 from pipeline.cli.counters import counters
-from pipeline.cli.options import HELP
+from pipeline.cli.digitize import digitize
+from pipeline.cli.options import HELP, OneLineErrorsGroup
 from pipeline.cli.rules import rules
 from pipeline.cli.validate import validate
 from pipeline.cli.vassal import vassal
-from pipeline.errors import BocageError
 
 __all__ = ["cli", "main"]
 
 
-class _Bocage(click.Group):
-    """The root group: turns the library's errors into one line and exit 2."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BocageError as exc:
-            click.echo(f"bocage: {exc}", err=True)
-            ctx.exit(2)
+class _Bocage(OneLineErrorsGroup):
+    """The root group: the library's errors as one line and exit 2; pipeline order."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         # Pipeline order reads better than alphabetical order in --help.

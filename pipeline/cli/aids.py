@@ -3,30 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
 from pipeline.aids import make_aids
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
-from pipeline.errors import BocageError
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrors,
+    emit_json,
+    json_option,
+    quiet_option,
+)
 
 __all__ = ["aids"]
 
 
-class _Aids(click.Command):
-    """Prints the library's errors as one line and exits 2, also when run on its own."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BocageError as exc:
-            click.echo(f"bocage: {exc}", err=True)
-            ctx.exit(2)
 
 
-@click.command(cls=_Aids, context_settings=HELP)
+@click.command(cls=OneLineErrors, context_settings=HELP)
 @click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter",
               show_default=True, help="Paper size of the PDFs.")

@@ -8,7 +8,7 @@ import click
 
 from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
 from pipeline.errors import BocageError
-from pipeline.model import Checked, check_game_dir, check_file
+from pipeline.model import Checked, check_file, check_game_dir
 
 __all__ = ["check"]
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import Any
 
 import click
 
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrorsGroup,
+    emit_json,
+    json_option,
+    quiet_option,
+)
 from pipeline.counters.measure import format_length, parse_length, parse_offset
 from pipeline.counters.render import (
     RenderOptions,
@@ -19,7 +24,7 @@ from pipeline.counters.render import (
 )
 from pipeline.counters.sheet import SheetOptions, write_sheet_pdf
 from pipeline.counters.style import VALUE_LAYOUTS, load_style
-from pipeline.errors import BocageError, DataError
+from pipeline.errors import DataError
 from pipeline.model.documents import read_text
 from pipeline.model.manifest import (
     MarkerManifest,
@@ -32,15 +37,6 @@ from pipeline.model.manifest import (
 __all__ = ["counters"]
 
 
-class _Counters(click.Group):
-    """Prints the library's errors as one line and exits 2, also when run on its own."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BocageError as exc:
-            click.echo(f"bocage: {exc}", err=True)
-            ctx.exit(2)
 
 
 MANIFESTS = click.argument("manifests", nargs=-1, required=True,
@@ -55,7 +51,7 @@ VALUES = click.option("--values", type=click.Choice(VALUE_LAYOUTS),
                       help="What the bottom band prints (default: the style's, auto).")
 
 
-@click.group(cls=_Counters, context_settings=HELP)
+@click.group(cls=OneLineErrorsGroup, context_settings=HELP)
 def counters() -> None:
     """Render counters from unit and marker manifests, and print counter sheets.
 

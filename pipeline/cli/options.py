@@ -9,7 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["HELP", "emit_json", "json_option", "quiet_option"]
+from pipeline.errors import BocageError
+
+__all__ = ["HELP", "OneLineErrors", "OneLineErrorsGroup", "emit_json", "json_option",
+           "quiet_option"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,3 +37,22 @@ def emit_json(data: Any) -> None:
     """Write ``data`` as deterministic, indented JSON to stdout."""
     json.dump(data, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+class OneLineErrors(click.Command):
+    """A command that prints the library's errors as one line and exits 2.
+
+    Used by the root group and by every command or group, so that a stage
+    behaves the same when its command object is run on its own.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BocageError as exc:
+            click.echo(f"bocage: {exc}", err=True)
+            ctx.exit(2)
+
+
+class OneLineErrorsGroup(OneLineErrors, click.Group):
+    """:class:`OneLineErrors` for a group of commands."""

@@ -7,8 +7,13 @@ from typing import Any
 
 import click
 
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
-from pipeline.errors import BocageError
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrorsGroup,
+    emit_json,
+    json_option,
+    quiet_option,
+)
 from pipeline.model import load_map
 from pipeline.vassal import build_module, parse_board_args
 from pipeline.vassal.check import check_module
@@ -18,21 +23,12 @@ from pipeline.vassal.game import load_game_inputs
 __all__ = ["vassal"]
 
 
-class _Group(click.Group):
-    """Turns the library's errors into one line and exit 2 (also when run on its own)."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BocageError as exc:
-            click.echo(f"bocage: {exc}", err=True)
-            ctx.exit(2)
 
 
 MODULE = click.argument("module", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 
 
-@click.group(cls=_Group, short_help="Build, inspect and check VASSAL modules.",
+@click.group(cls=OneLineErrorsGroup, short_help="Build, inspect and check VASSAL modules.",
              context_settings=HELP)
 def vassal() -> None:
     """Build, inspect and check VASSAL modules (.vmod) numbered like the printed map.
