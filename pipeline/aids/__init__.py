@@ -1,8 +1,9 @@
-"""Printable play aids: the CRT, the Terrain Effects Chart and the map in tiles.
+"""Printable play aids: the CRT, the TEC, the map in tiles, turn track, OOB, quick reference.
 
 :func:`make_aids` reads a game folder (``crt.json``, ``rules.json``,
-``map.json``) and writes a PDF for printing and a PNG for the module's chart
-window for each aid it has data for; every file is written atomically.
+``map.json``, ``scenario*.json`` with the unit manifest) and writes a PDF for
+printing and a PNG for the module's chart window for each aid it has data
+for; every file is written atomically.
 
 >>> from pathlib import Path
 >>> import tempfile
@@ -21,13 +22,19 @@ from pathlib import Path
 
 from pipeline.aids.crt import crt_pages
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE, map_tile_pages
+from pipeline.aids.oob import oob_pages
 from pipeline.aids.page import Page, pages_pdf, pages_png
+from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
+from pipeline.aids.track import track_pages
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
+from pipeline.model.check import companion_counters
 from pipeline.model.crt import load_crt
+from pipeline.model.manifest import UnitManifest, load_units
 from pipeline.model.mapdata import MapData, load_map
 from pipeline.model.rulesprofile import load_rules
+from pipeline.model.scenario import load_scenario
 
 __all__ = ["make_aids"]
 
@@ -36,6 +43,15 @@ def _png_bytes(pages: list[Page], dpi: float) -> bytes:
     buffer = io.BytesIO()
     pages_png(pages, dpi).save(buffer, format="PNG", optimize=False)
     return buffer.getvalue()
+
+
+def _manifest(game: Path) -> UnitManifest | None:
+    """The game's ``units.csv``: in the folder or in its companion ``counters/<game>``."""
+    path = game / "units.csv"
+    if not path.is_file():
+        other = companion_counters(game)
+        path = other / "units.csv" if other is not None else path
+    return load_units(path) if path.is_file() else None
 
 
 def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", *,
@@ -49,8 +65,12 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         A game folder; ``crt.json``, ``rules.json`` and ``map.json`` are each used
         when present (a folder with none of them raises :class:`DataError`).
     out_dir
-        Created if missing; ``crt.pdf/png``, ``tec.pdf/png``, ``map.pdf`` and
-        ``map-BOARD.png`` are written there (existing files are replaced).
+        Created if missing; ``crt.pdf/png``, ``tec.pdf/png``, ``quickref.pdf/png``
+        (rules systems whose code cites sections), ``track.pdf/png`` and
+        ``oob.pdf/png`` (from ``scenario.json``; ``track-NAME``/``oob-NAME`` from
+        ``scenario_NAME.json``; the OOB only with a unit manifest, ``units.csv``
+        there or in ``counters/<game>``), ``map.pdf`` and ``map-BOARD.png`` are
+        written there (existing files are replaced).
     paper
         ``letter`` or ``a4``.
     hex_size, map_dpi
@@ -75,6 +95,19 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         rules = load_rules(game / "rules.json")
         jobs.append(("tec", tec_pages(rules, paper, map_data),
                      f"Terrain Effects Chart ({rules.game})"))
+        quickref = quickref_pages(rules.system, rules.game, paper)
+        if quickref:
+            jobs.append(("quickref", quickref, f"Quick Reference ({rules.game})"))
+    manifest = _manifest(game)
+    for path in sorted(game.glob("scenario*.json")):
+        scenario = load_scenario(path)
+        suffix = path.stem.removeprefix("scenario").lstrip("_")
+        suffix = f"-{suffix}" if suffix else ""
+        jobs.append((f"track{suffix}", track_pages(scenario, manifest, paper),
+                     f"Turn Record Track: {scenario.name}"))
+        if manifest is not None and scenario.units():
+            jobs.append((f"oob{suffix}", oob_pages(scenario, manifest, paper),
+                         f"Order of Battle: {scenario.name}"))
     written: list[Path] = []
     for name, pages, title in jobs:
         written.append(out / f"{name}.pdf")

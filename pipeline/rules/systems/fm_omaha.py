@@ -77,7 +77,9 @@ class FireAndMovement(System):
         return move
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
-        """One step of 000 §5.0-§6.1."""
+        """000 §5.2-§6.1: entering a hex costs its terrain and hexside costs, never an enemy or
+        prohibited hex; a leg unit stops on entering an EZOC, a mobile unit pays half its MA
+        more."""
         unit = query.unit
         enemy_hexes, ezoc = self._surroundings(engine, unit)
         if to in enemy_hexes:
@@ -242,7 +244,8 @@ class FireAndMovement(System):
     # -- supply -------------------------------------------------------------------------
 
     def supply(self, engine: Engine, units: list[Unit]) -> dict[str, SupplyAnswer]:
-        """000 §12.0 (and §9.0: German units need no supply).
+        """000 §12.0: a path of any length to a beachhead, not into enemy units nor through an
+        EZOC hex (entered or left only); §9.0: German units need no supply.
 
         One search from every beach landing hex with a beachhead marker over the
         hexes a path may pass through: not enemy-occupied, not in an EZOC (an EZOC
