@@ -41,7 +41,7 @@ demo: $(STAMP)
 	$(BOCAGE) aids maps/demo --out $(DEMO)/aids/
 	@echo "== 6. VASSAL: a module on the scan, numbered like the printed map, and its check =="
 	$(BOCAGE) vassal build maps/demo --board maps/demo/scan.jpg --grid $(DEMO)/digitized.json \
-	    --counters $(DEMO)/counters --out $(DEMO)/demo.vmod
+	    --counters $(DEMO)/counters --charts $(DEMO)/aids --out $(DEMO)/demo.vmod
 	$(BOCAGE) vassal check $(DEMO)/demo.vmod
 	@echo "== 7. rules: where can the 914th Infantry Regiment go, and who is in supply? =="
 	$(BOCAGE) rules moves maps/demo -p maps/demo/position.json -u 914/352

@@ -49,6 +49,8 @@ def vassal() -> None:
 @click.option("--grid", "grid_from", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A map.json whose board layouts to use, board by board (e.g. the"
                    " digitizer's output for the scan given as --board).")
+@click.option("--charts", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Folder of play-aid PNGs from 'bocage aids' for the chart window.")
 @click.option("--scenario", help="Scenario file stem or name (default: the only one).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The .vmod to write (replaced atomically).")
@@ -59,7 +61,7 @@ def vassal() -> None:
 @json_option
 @quiet_option
 def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_from: Path | None,
-          scenario: str | None, out: Path, date_saved: int | None, name: str | None,
+          charts: Path | None, scenario: str | None, out: Path, date_saved: int | None, name: str | None,
           module_version: str, as_json: bool, quiet: bool) -> None:
     """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
 
@@ -73,7 +75,7 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
                if grid_from is not None else [])
     report = build_module(game_dir, out, boards=parse_board_args(boards, board_names),
                           counters=counters, scenario=scenario, date_saved=date_saved,
-                          name=name, version=module_version, layouts=layouts)
+                          name=name, version=module_version, layouts=layouts, charts=charts)
     if as_json:
         emit_json({"path": str(report.path), "counts": report.counts,
                    "warnings": list(report.warnings), "notes": list(report.notes)})

@@ -422,6 +422,27 @@ def _plan(inputs: GameInputs, boards: list[_Board], units_art: Mapping[str, _Cou
     return plan, {k: gpids[k] for k in keys}, warnings
 
 
+# Play aids in the order a player reaches for them, with their tab names.
+_CHART_TITLES = (("crt", "Combat Results Table"), ("tec", "Terrain Effects Chart"),
+                 ("quickref", "Quick Reference"), ("track", "Turn Record Track"),
+                 ("oob", "Order of Battle"))
+
+
+def _chart_files(folder: str | Path | None) -> list[tuple[str, Path]]:
+    """The play-aid PNGs of a ``bocage aids`` folder, in reading order, with titles."""
+    if folder is None:
+        return []
+    root = Path(folder)
+    if not root.is_dir():
+        raise ModuleError(root, "no such folder of play aids (make it with bocage aids)")
+    found: list[tuple[str, Path]] = []
+    for stem, title in _CHART_TITLES:
+        for path in sorted(root.glob(f"{stem}*.png")):
+            suffix = path.stem[len(stem):].lstrip("-")
+            found.append((f"{title} ({suffix})" if suffix else title, path))
+    return found
+
+
 def _missing(unit_id: str) -> UnitSpec:
     raise ModuleError(None, f"unit '{unit_id}' vanished from the manifest")
 
@@ -437,6 +458,7 @@ def build_module(
     name: str | None = None,
     version: str = "1.0",
     layouts: Sequence[Layout | None] = (),
+    charts: str | Path | None = None,
 ) -> BuildReport:
     """Build a VASSAL module from a game folder (see the module docstring).
 
@@ -460,6 +482,10 @@ def build_module(
     layouts
         Pixel layouts of the boards on their images, in board order (e.g. from
         the digitizer's map.json); a board without one uses map.json's layout.
+    charts
+        A folder of play-aid PNGs made by ``bocage aids`` (``crt.png``,
+        ``tec.png``, ``track.png``, ``oob.png``, ``quickref.png``, ...): each
+        becomes a tab of the module's chart window.
 
     Raises
     ------
@@ -481,7 +507,11 @@ def build_module(
                               name=name or inputs.map_data.title, version=version,
                               date_saved=_date_saved(date_saved, files))
     warnings += more
+    chart_files = _chart_files(charts)
+    plan = dataclasses.replace(plan, charts=tuple((title, f"chart-{path.name}")
+                                                  for title, path in chart_files))
     images: dict[str, bytes] = {b.image_name: b.data for b in board_list}
+    images.update({f"chart-{path.name}": path.read_bytes() for _, path in chart_files})
     for art in [*units_art.values(), *markers_art.values()]:
         for image_name, path in art.files:
             images[image_name] = path.read_bytes()

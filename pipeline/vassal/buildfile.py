@@ -91,6 +91,7 @@ class ModulePlan:
     dice: tuple[int, int] | None = None
     turns: tuple[int, int | None] | None = None
     help_files: tuple[tuple[str, str], ...] = field(default=())
+    charts: tuple[tuple[str, str], ...] = field(default=())  # (chart name, image file)
     map_name: str = "Main Map"
     vassal_version: str = VASSAL_VERSION
 
@@ -216,6 +217,17 @@ def _turns(root: etree._Element, first: int, last: int | None) -> None:
         "turnFormat": "$value$", **looping})
 
 
+def _charts(root: etree._Element, charts: tuple[tuple[str, str], ...]) -> None:
+    # One toolbar button; each play aid a tab (the same PNGs bocage aids prints).
+    window = _el(root, M + "ChartWindow", {
+        "description": "Play aids made by bocage aids", "hotkey": "", "icon": "",
+        "name": "Charts", "text": "Charts", "tooltip": "Show/Hide the play aids"})
+    tabs = _el(window, W + "TabWidget", {"entryName": "Charts"})
+    for chart_name, file_name in charts:
+        _el(tabs, W + "Chart", {"chartName": chart_name, "description": chart_name,
+                                "fileName": file_name})
+
+
 def build_file_xml(plan: ModulePlan) -> bytes:
     """The ``buildFile.xml`` bytes of a module plan (UTF-8, deterministic)."""
     root = etree.Element("VASSAL.build.GameModule", {
@@ -241,6 +253,8 @@ def build_file_xml(plan: ModulePlan) -> bytes:
             _el(prototypes, M + "PrototypeDefinition", {"description": description, "name": name},
                 definition.encode())
         _palette(root, plan)
+        if plan.charts:
+            _charts(root, plan.charts)
         if plan.dice is not None:
             _dice(root, *plan.dice)
         if plan.turns is not None:

@@ -77,3 +77,28 @@ def test_build_takes_the_layout_from_another_map(demo_game: Path, tmp_path: Path
     assert code == 0
     code, stdout, _ = run("inspect", str(out))
     assert f"x0={round(layout['x0'])} y0={round(layout['y0'])}" in stdout
+
+
+def test_play_aid_pngs_become_the_chart_window(demo_game: Path, tmp_path: Path) -> None:
+    """Issue 9: the CRT/TEC PNGs of `bocage aids` are what the module's chart window shows."""
+    from lxml import etree
+
+    from pipeline.aids import make_aids
+
+    aids = tmp_path / "aids"
+    make_aids(Path(__file__).resolve().parents[2] / "maps" / "omaha", aids, "letter")
+    out = tmp_path / "c.vmod"
+    code, _, err = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
+                       "--charts", str(aids), "--out", str(out), "--date-saved", "0")
+    assert code == 0, err
+    with zipfile.ZipFile(out) as archive:
+        root = etree.fromstring(archive.read("buildFile.xml"))
+        charts = {c.get("chartName"): c.get("fileName")
+                  for c in root.iter("VASSAL.build.widget.Chart")}
+        assert charts["Combat Results Table"] == "chart-crt.png"
+        assert charts["Terrain Effects Chart"] == "chart-tec.png"
+        for name in ("crt", "tec"):
+            assert archive.read(f"images/chart-{name}.png") == (aids / f"{name}.png").read_bytes()
+    window = root.find("VASSAL.build.module.ChartWindow")
+    assert window is not None and window.get("name") == "Charts"
+    assert run("check", str(out))[0] == 0
