@@ -22,6 +22,7 @@ SURFACE = {
     },
     "pipeline.cli": {"cli", "main"},
     "pipeline.files": {"atomic_file", "write_bytes_atomic", "write_text_atomic"},
+    "pipeline.pdf": {"binary_images"},
 }
 
 

@@ -15,15 +15,13 @@ with reportlab and loaded by path in Pillow), never in system fonts.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from PIL import Image, ImageDraw
-from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -32,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pipeline.counters.measure import PAPERS
 from pipeline.counters.typeset import FONT_DIR, FONTS, font
 from pipeline.errors import DataError
+from pipeline.pdf import binary_images
 
 __all__ = [
     "BLACK",
@@ -293,17 +292,6 @@ class Flow:
 # -- printing ---------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _binary_images() -> Iterator[None]:
-    # reportlab's ASCII85 encoder is slow pure Python (see counters.sheet); global setting.
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
-
-
 def _colour(rgb: RGB) -> tuple[float, float, float]:
     return rgb[0] / 255, rgb[1] / 255, rgb[2] / 255
 
@@ -316,7 +304,7 @@ def pages_pdf(pages: Sequence[Page], title: str) -> bytes:
                     pageCompression=1)
     canvas.setTitle(title)
     canvas.setCreator("bocage")
-    with _binary_images():
+    with binary_images():
         for page in pages:
             canvas.setPageSize((page.width, page.height))
             _draw_pdf(canvas, page)

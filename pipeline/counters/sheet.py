@@ -21,22 +21,22 @@ are vector.
 
 from __future__ import annotations
 
-import contextlib
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from PIL import Image
-from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.counters.measure import MM, PAPERS, format_length
-from pipeline.counters.render import Counter, RenderOptions, render_manifests, write_bytes_atomic
+from pipeline.counters.render import Counter, RenderOptions, render_manifests
 from pipeline.errors import DataError
+from pipeline.files import write_bytes_atomic
 from pipeline.model.manifest import MarkerManifest, UnitManifest
+from pipeline.pdf import binary_images
 
 __all__ = [
     "Placement",
@@ -201,22 +201,6 @@ def _boxes(canvas: Canvas, placed: Sequence[Placement], height: float, bleed: fl
                         trim[2] + bleed * 72, trim[3] + bleed * 72))
 
 
-@contextlib.contextmanager
-def _binary_images() -> Iterator[None]:
-    """Store images as binary Flate streams, not ASCII85 text, while a PDF is made.
-
-    reportlab's ASCII85 encoder is pure Python: it took two thirds of the time of
-    a 300-counter sheet and made the file a fifth larger. The setting is global
-    in reportlab, so it is restored afterwards.
-    """
-    before = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = before
-
-
 def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: int,
               bleed_px: int, title: str = "") -> bytes:
     """The PDF of counter sheets as bytes (deterministic: same input, same bytes).
@@ -242,7 +226,7 @@ def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: in
     canvas.setCreator("bocage")
     # The cut square is exactly options.size; a pixel is therefore this many points.
     scale = options.size * 72 / side_px
-    with _binary_images():
+    with binary_images():
         _draw_pages(canvas, plan, order, options, scale, bleed_px, title)
     return buffer.getvalue()
 
