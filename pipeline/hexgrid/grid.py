@@ -120,7 +120,16 @@ class HexGrid:
 
     def id(self, h: Hex) -> str:
         """The printed id of a hex."""
-        return self.numbering.format(*self.numbering.from_lattice(*self.offset(h)))
+        known = self._ids.get(h)
+        if known is None:
+            known = self._ids[h] = self.numbering.format(
+                *self.numbering.from_lattice(*self.offset(h)))
+        return known
+
+    @cached_property
+    def _ids(self) -> dict[Hex, str]:
+        # Filled as asked: answers name the same hexes over and over.
+        return {}
 
     def offset(self, h: Hex) -> tuple[int, int]:
         """0-based lattice ``(column, row)`` of a hex, top-left is ``(0, 0)``."""

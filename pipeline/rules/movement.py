@@ -14,7 +14,8 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pipeline.hexgrid import Hex
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["Move", "MoveQuery", "PathCheck", "Reach", "check_path", "reachable"]
 
 ONE_HEX = "one_hex"
+_EMPTY: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,14 @@ class Move(NamedTuple):
     steps: int = 0
     prev: Move | None = None
 
-    def key(self) -> tuple[Any, ...]:
-        """States with equal keys differ only in MP spent."""
+    def key(self) -> Hex | tuple[Any, ...]:
+        """States with equal keys differ only in MP spent.
+
+        A plain state (no memory, no stop, not a one-hex move) is keyed by its
+        hex alone: most states are plain and the search looks them up most.
+        """
+        if not self.memory and self.stop is None and not self.one_hex:
+            return self.hex
         return (self.hex, self.memory, self.stop is not None, self.one_hex)
 
     @property
@@ -89,12 +97,21 @@ class Move(NamedTuple):
 
 @dataclass(frozen=True)
 class Reach:
-    """The answer to "where can this unit go?"."""
+    """The answer to "where can this unit go?".
+
+    ``ends`` holds the final movement state of each reachable hex; the paths
+    are walked back from them only when asked (most questions never look).
+    """
 
     start: Hex
     costs: dict[Hex, float | str]
-    paths: dict[Hex, list[Hex]]
+    ends: dict[Hex, Move]
     refused: dict[Hex, Verdict]
+
+    @cached_property
+    def paths(self) -> dict[Hex, list[Hex]]:
+        """One cheapest path to each reachable hex, its start first."""
+        return {h: m.path() for h, m in self.ends.items()}
 
     def to_dict(self, name: Any) -> dict[str, Any]:
         """JSON-ready, hexes by printed id."""
@@ -132,21 +149,26 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
         return Reach(start_hex, {}, {}, refused)
     settled = _search(engine, query, first, refused)
     best: dict[Hex, Move] = {}
+    end = system.end
     for move in settled:
-        if move.hex == start_hex:
+        h = move.hex
+        if h == start_hex:
             continue
-        verdict = system.end(engine, query, move)
+        verdict = end(engine, query, move)
         if verdict is not None:
-            refused.setdefault(move.hex, verdict)
+            refused.setdefault(h, verdict)
             continue
-        known = best.get(move.hex)
+        known = best.get(h)
         if known is None or _better(move, known):
-            best[move.hex] = move
+            best[h] = move
     costs = {h: (ONE_HEX if m.one_hex else _number(m.spent)) for h, m in best.items()}
     for h in best:
         refused.pop(h, None)
     refused.pop(start_hex, None)
-    return Reach(start_hex, costs, {h: m.path() for h, m in best.items()}, refused)
+    # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
+    named = {h: v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
+             for h, v in refused.items()}
+    return Reach(start_hex, costs, best, named)
 
 
 def _better(a: Move, b: Move) -> bool:
@@ -156,32 +178,48 @@ def _better(a: Move, b: Move) -> bool:
 
 def _search(engine: Engine, query: MoveQuery, first: Move,
             refused: dict[Hex, Verdict]) -> list[Move]:
-    # The hot loop of every movement question: locals, one key per state.
+    # The hot loop of every movement question: locals, plain steps relaxed
+    # without building a state unless they improve on the best known one.
     counter = itertools.count()
-    heap: list[tuple[float, int, Move]] = [(0.0, next(counter), first)]
-    best: dict[tuple[Any, ...], float] = {first.key(): 0.0}
+    # Heap entries carry their state's key so a pop needs no second key().
+    heap: list[tuple[float, int, Hex | tuple[Any, ...], Move]] = [
+        (0.0, next(counter), first.key(), first)]
+    best: dict[Hex | tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
-    expand = engine.system.expand
+    system = engine.system
+    steps, enter, over_budget = system.steps, system.enter, system.over_budget
     push, pop = heapq.heappush, heapq.heappop
     inf = float("inf")
     while heap:
-        spent, _, move = pop(heap)
-        if best.get(move.key(), inf) < spent:
+        spent, _, popped, move = pop(heap)
+        if best[popped] < spent:
             continue
         settled.append(move)
         if move.stop is not None:
             continue
-        for n, nxt in expand(engine, query, move):
-            if isinstance(nxt, Verdict):
+        plain, special = steps(engine, query, move)
+        ma, one_hex, count = move.ma, move.one_hex, move.steps + 1
+        for n, cost in plain:
+            total = spent + cost
+            if total > ma:
                 if n not in refused:
-                    # Systems may leave ``at`` empty: naming the hex costs time
-                    # and only the first refusal of each hex is kept.
-                    refused[n] = nxt if nxt.at else replace(nxt, at=engine.name(n))
+                    refused[n] = over_budget(engine, cost, ma - spent)
+                continue
+            key = (n, _EMPTY, False, True) if one_hex else n  # Move.key(), inlined
+            if total < best.get(key, inf):
+                best[key] = total
+                push(heap, (total, next(counter), key,
+                            Move(n, total, ma, _EMPTY, None, one_hex, count, move)))
+        for n in special:
+            nxt = enter(engine, query, move, n)
+            if type(nxt) is not Move:
+                if n not in refused:
+                    refused[n] = nxt  # type: ignore[assignment]
                 continue
             key = nxt.key()
             if nxt.spent < best.get(key, inf):
                 best[key] = nxt.spent
-                push(heap, (nxt.spent, next(counter), nxt))
+                push(heap, (nxt.spent, next(counter), key, nxt))
     return settled
 
 

@@ -20,7 +20,10 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Cost", "SupplyAnswer", "System"]
+__all__ = ["Cost", "Steps", "SupplyAnswer", "System"]
+
+# Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
+Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
 
 _ABSENT = object()
 
@@ -76,14 +79,20 @@ class System:
         """The state after entering ``to``, or why that is illegal."""
         raise NotImplementedError
 
-    def expand(self, engine: Engine, query: MoveQuery, move: Move
-               ) -> list[tuple[Hex, Move | Verdict]]:
-        """The outcome of entering each neighbour of ``move.hex``.
+    def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
+        """The steps out of ``move.hex``: *plain* ones as ``(hex, MP)`` and the rest.
 
-        The default asks :meth:`enter` once per neighbour; a system may
-        override it to share per-move work across the six (the search's hot path).
+        A plain step needs no rule but the budget: it is legal when the MP are
+        left, costs exactly that, and leaves the mover with no memory and no
+        stop. The search makes those itself without calling :meth:`enter` (the
+        hot path of every movement question). The default has none: every
+        neighbour goes through :meth:`enter`.
         """
-        return [(n, self.enter(engine, query, move, n)) for n in engine.grid.adjacency[move.hex]]
+        return (), engine.grid.adjacency[move.hex]
+
+    def over_budget(self, engine: Engine, cost: float, left: float) -> Verdict:
+        """Why a plain step of ``cost`` MP is refused with ``left`` MP to spend."""
+        return Verdict(False, None, None, f"entering costs {cost:g} MP and {left:g} remain")
 
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """Why the mover may not end its move here, or ``None``."""
@@ -133,7 +142,8 @@ class System:
         terrain is added to the highest other cost, or to clear when there is
         none (SCENARIOS.md §2.2).
         """
-        key = ("hex_cost", h, unit_class)
+        # Keyed by the hex's terrain, not the hex: a map has few terrain mixes.
+        key = ("hex_cost", engine.situation.map.tags(h), unit_class)
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = self._hex_cost(engine, h, unit_class)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -84,10 +84,7 @@ class FireAndMovement(System):
         enemy_hexes, ezoc = self._surroundings(engine, unit)
         if to in enemy_hexes:
             return Verdict(False, self.cite("5.2"), engine.name(to), "holds an enemy unit (5.2d)")
-        costs = self._edge_costs(engine, unit)
-        cost = costs.get((move.hex, to))
-        if cost is None:
-            cost = costs[(move.hex, to)] = self._terrain_cost(engine, unit, move.hex, to)
+        cost = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
         assert isinstance(cost, float | int)
@@ -116,38 +113,82 @@ class FireAndMovement(System):
                                    f" start of the move, and the terrain costs {_mp(cost)}")
                 cost = move.ma
         if cost > move.left:
-            return Verdict(False, self.cite("5.2"), None,
-                           f"entering costs {cost:g} MP and {move.left:g} remain (5.2c)")
+            return self.over_budget(engine, cost, move.left)
         return move.then(to, cost, memory=memory, stop=stop)
 
-    def expand(self, engine: Engine, query: MoveQuery, move: Move
-               ) -> list[tuple[Hex, Move | Verdict]]:
-        """All six steps at once: a plain step (no enemy, no EZOC, affordable terrain)
-        is made here directly; every other step goes through :meth:`enter`."""
-        unit = query.unit
-        enemy_hexes, ezoc = self._surroundings(engine, unit)
-        costs = self._edge_costs(engine, unit)
-        here, left = move.hex, move.left
-        out: list[tuple[Hex, Move | Verdict]] = []
-        for n in engine.grid.adjacency[here]:
-            cost = costs.get((here, n))
-            if (cost is not None and not isinstance(cost, Verdict) and cost <= left
-                    and n not in ezoc and n not in enemy_hexes):
-                out.append((n, Move(n, move.spent + cost, move.ma, _EMPTY, None, move.one_hex,
-                                    move.steps + 1, move)))
-            else:
-                out.append((n, self.enter(engine, query, move, n)))
-        return out
+    def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
+        """Plain steps: into a hex with no enemy unit and no EZOC (for this unit) whose
+        terrain does not prohibit it. Every other step goes through :meth:`enter`.
+        One table per unit class and ZOC status, filled in hex by hex as asked."""
+        unit, here = query.unit, move.hex
+        table = engine.memo.get(("fm_steps", unit.id))
+        if table is None:
+            shared = ("fm_steps", unit.unit_class, unit.side, self.ignores_ezoc(unit))
+            table = engine.memo.setdefault(shared, {})
+            engine.memo[("fm_steps", unit.id)] = table
+        assert isinstance(table, dict)
+        known = table.get(here)
+        if known is None:
+            known = table[here] = self._split_steps(engine, unit, here)
+        return known
 
-    def _edge_costs(self, engine: Engine, unit: Unit) -> dict[tuple[Hex, Hex], float | Verdict]:
-        """Terrain cost of each step for this unit's class, filled in as asked."""
-        table = engine.memo.setdefault(("fm_costs", unit.unit_class), {})
+    def _split_steps(self, engine: Engine, unit: Unit, here: Hex) -> Steps:
+        enemy_hexes, ezoc = self._surroundings(engine, unit)
+        features = engine.situation.map.features
+        into = self._entry_costs(engine, unit.unit_class)
+        plain: list[tuple[Hex, float]] = []
+        special: list[Hex] = []
+        for n in engine.grid.adjacency[here]:
+            if n in ezoc or n in enemy_hexes:
+                special.append(n)
+                continue
+            if features(here, n):
+                cost = self._terrain_cost(engine, unit, here, n)
+            else:  # across a bare hexside the step costs the hex alone (000 §5.4)
+                known = into.get(n)
+                if known is None:
+                    known = into[n] = self._terrain_cost(engine, unit, here, n)
+                cost = known
+            if cost.__class__ is Verdict:
+                special.append(n)
+            else:
+                plain.append((n, cost))  # type: ignore[arg-type]
+        return tuple(plain), tuple(special)
+
+    def over_budget(self, engine: Engine, cost: float, left: float) -> Verdict:
+        """000 §5.2c, shared by every step of the same cost and MP left."""
+        key = ("fm_over", cost, left)
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = Verdict(
+                False, self.cite("5.2"), None,
+                f"entering costs {cost:g} MP and {left:g} remain (5.2c)")
+        assert isinstance(known, Verdict)
+        return known
+
+    def _entry_costs(self, engine: Engine, unit_class: str) -> dict[Hex, float | Verdict]:
+        """The cost of entering each hex across a bare hexside, filled in as asked."""
+        table = engine.memo.setdefault(("fm_entry", unit_class), {})
         assert isinstance(table, dict)
         return table
 
     def _terrain_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
         """000 §5.4: hex cost (highest terrain, plus +N) plus hexside costs;
-        §5.4.1 road ½ and §5.4.2 trail 1 replace both along a road or trail hexside."""
+        §5.4.1 road ½ and §5.4.2 trail 1 replace both along a road or trail hexside.
+
+        The cost depends only on the terrain of both hexes and the hexside between
+        them, so it is remembered per combination (a map has few) and a refusal
+        leaves ``at`` for the caller to fill in.
+        """
+        gmap = engine.situation.map
+        key = ("fm_cost", unit.unit_class, gmap.features(frm, to), gmap.tags(frm), gmap.tags(to))
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = self._step_cost(engine, unit, frm, to)
+        assert isinstance(known, float | int | Verdict)
+        return known
+
+    def _step_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
         sit = engine.situation
         features = sit.map.features(frm, to)
         rates = [r for f in ("road", "trail")
@@ -156,7 +197,7 @@ class FireAndMovement(System):
             return min(rates)
         hex_cost = self.hex_cost(engine, to, unit.unit_class)
         if hex_cost.prohibited_by:
-            return Verdict(False, self.cite("5.2"), engine.name(to),
+            return Verdict(False, self.cite("5.2"), None,
                            f"{hex_cost.prohibited_by} is prohibited terrain (5.2e)")
         ignore: frozenset[str] = frozenset()
         extra = 0.0
@@ -167,7 +208,7 @@ class FireAndMovement(System):
             extra = float(sit.chart.extra.get("bridged_river") or 0.0)
         side_cost = self.hexside_cost(engine, frm, to, unit.unit_class, ignore)
         if side_cost.prohibited_by:
-            return Verdict(False, self.cite("5.2"), engine.name(to),
+            return Verdict(False, self.cite("5.2"), None,
                            f"the {side_cost.prohibited_by} hexside is prohibited (5.2e)")
         return hex_cost.mp + side_cost.mp + extra
 
@@ -190,9 +231,9 @@ class FireAndMovement(System):
     def _surroundings(self, engine: Engine, unit: Unit
                       ) -> tuple[frozenset[Hex], frozenset[Hex]]:
         """Enemy-occupied hexes, and the EZOC hexes that matter to this unit."""
-        known = engine.memo.get(("fm_surroundings", unit.id))
+        key = ("fm_surroundings", unit.side, self.ignores_ezoc(unit))
+        known = engine.memo.get(key)
         if known is None:
-            key = ("fm_surroundings", unit.id)
             sit = engine.situation
             enemy = frozenset(h for h in sit.occupants if sit.enemy_in(h, unit.side))
             ezoc = frozenset() if self.ignores_ezoc(unit) else frozenset(
