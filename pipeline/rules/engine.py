@@ -100,6 +100,13 @@ class Engine:
         """Supply status of the given units (default: all units), traced in one pass."""
         units = list(self.situation.units) if unit_ids is None else [
             self.situation.unit(i) for i in unit_ids]
+        profile = self.situation.profile
+        if profile is not None and not profile.supply.traced:
+            # A game without supply rules (002): every unit is in supply, and says why.
+            why = "supply is not traced in this game (rules.json supply.traced is false)"
+            if profile.supply.note:
+                why += f": {profile.supply.note}"
+            return {u.id: SupplyAnswer(True, None, why) for u in units}
         return self.system.supply(self, units)
 
     def stacking(self, h: Hex) -> Verdict:

@@ -76,7 +76,7 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
         rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
     )
     units, markers, state = _position(position, manifest, grid, position_file)
-    situation = Situation(rules.system, gmap, chart, units, markers, state)
+    situation = Situation(rules.system, gmap, chart, units, markers, state, rules)
     refuse_mixed_hexes(situation, position_file, "units")
     return situation
 

@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from pipeline.errors import DataError
+from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 
@@ -148,6 +149,9 @@ class Situation:
     units: tuple[Unit, ...]
     markers: tuple[Marker, ...]
     state: Mapping[str, Any]
+    # The game folder's rules profile; ``None`` for a scenario case, which the
+    # systems answer with the numbers of the published game.
+    profile: RulesProfile | None = None
 
     @cached_property
     def by_id(self) -> dict[str, Unit]:

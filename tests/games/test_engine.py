@@ -143,10 +143,12 @@ def test_cobra_movement_without_an_mpa_names_it():
 
 # -- 002 tactical ------------------------------------------------------------------------------
 
-def test_tactical_has_no_supply_rules():
+def test_tactical_supply_is_not_traced():
+    """002 states no supply rules; the profile's ``supply.traced: false`` answers every unit."""
     engine = Engine(load_game(maps("tactical"), maps("tactical") / "position.json"))
-    with pytest.raises(RulesError, match="no supply rules"):
-        engine.supply()
+    answers = engine.supply()
+    assert set(answers) == {"Allied MG"}
+    assert answers["Allied MG"].in_supply and "not traced" in answers["Allied MG"].reason
 
 
 def test_tactical_movement_names_the_missing_movement_allowance():

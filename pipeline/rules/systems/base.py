@@ -64,6 +64,34 @@ class System:
         """A citation of this game's rulebook."""
         return f"{self.code} §{section}"
 
+    # -- numbers a table can say -----------------------------------------------------
+
+    def setting(self, engine: Engine, path: str, published: Any) -> Any:
+        """A value of the game's rules profile, by dotted path (``"supply.max_length"``).
+
+        A question without a profile (a scenario case) gets ``published``, the
+        number of the game this system was written from, as does a profile whose
+        table has no such key; a builder's profile that changes the number
+        changes the answer.
+        """
+        node: Any = engine.situation.profile
+        if node is None:
+            return published
+        for part in path.split("."):
+            node = node.get(part, _ABSENT) if isinstance(node, dict) else getattr(
+                node, part, _ABSENT)
+            if node is _ABSENT:
+                return published
+        return node
+
+    def number(self, engine: Engine, path: str, published: float) -> float:
+        """A number the rules need from the profile; ``null`` there is refused by name."""
+        value = self.setting(engine, path, published)
+        if value is None:
+            raise RulesError(f"the rules profile leaves {path} null and {self.code} needs it:"
+                             f" fill in {path} in rules.json")
+        return float(value)
+
     # -- movement hooks ------------------------------------------------------------
 
     def allowance(self, engine: Engine, query: MoveQuery) -> float:

@@ -70,6 +70,7 @@ class _Tracing:
 
     side: str
     limit: int | None = SUPPLY_LENGTH   # 003 §10.3.1
+    river_count: int = RIVER_COUNT      # 003 §10.3.6
     bocage_counts_two: bool = True      # 003 §10.3.4
     river_counts_six: bool = True       # 003 §10.3.6
     one_marsh: bool = True              # 003 §10.3.2
@@ -142,12 +143,12 @@ _DIAGNOSES = (
     _Relaxation("10.3.2", lambda t: replace(t, one_marsh=False), "marsh",
                 "every line passes more than one marsh hex off the roads"),
     _Relaxation("10.3.4", lambda t: replace(t, bocage_counts_two=False), "bocage",
-                "bocage hexes count two and make every line longer than 12 hexes"),
+                "bocage hexes count two and make every line longer than {limit} hexes"),
     _Relaxation("10.3.6", lambda t: replace(t, river_counts_six=False), "major_river",
                 "a major river crossed off the road counts six and makes every line"
-                " longer than 12 hexes"),
+                " longer than {limit} hexes"),
     _Relaxation("10.3.1", lambda t: replace(t, limit=None), None,
-                "every line is longer than 12 hexes"),
+                "every line is longer than {limit} hexes"),
 )
 
 
@@ -263,18 +264,20 @@ class Cobra(System):
             scale(Fraction(2, 3), "5.3.3")
         if unit.side == GERMAN:
             weather = sit.state.get("weather")
-            if weather == "storm":
-                rule = "5.4.2"                   # "full printed MPA"
-            elif weather == "overcast":
-                scale(Fraction(2, 3), "5.4.2")   # "reduced by a third"
-            elif weather == "clear":
-                scale(Fraction(1, 3), "5.4.2")   # "reduced by two-thirds"
+            published = {"storm": 1.0,            # "full printed MPA"
+                         "overcast": 2 / 3,       # "reduced by a third"
+                         "clear": 1 / 3}          # "reduced by two-thirds"
+            if weather in published:
+                factor = self.number(engine, f"movement.weather.{weather}.ma_factor",
+                                     published[weather])
+                scale(_ratio(factor), "5.4.2")
             elif weather is not None:
                 raise RulesError(f"unknown Cobra weather {weather!r}: use storm, overcast or clear")
         if unit.flag("received_replacement"):
             scale(Fraction(1, 2), "12.2.3")
         if unit.get("in_supply", True) is False:
-            scale(Fraction(1, 2), "10.6.1")
+            scale(_ratio(self.number(engine, "supply.out_of_supply_ma_factor", 0.5)),
+                  "10.6.1")
         return float(ma), rule
 
     def _two_thirds_in_mechanized_phase(self, unit: Unit) -> bool:
@@ -335,8 +338,9 @@ class Cobra(System):
         cost = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
+        leave = self.number(engine, "zoc.leave_cost", 2)
         if from_ezoc:
-            cost += 2  # 003 §5.6.1: disengagement
+            cost += leave  # 003 §5.6.1: disengagement
         if cost <= move.left:
             return move.then(to, cost, memory=memory, stop=stop)
         one_hex = self._one_hex_rule(engine, unit, move, to)
@@ -345,7 +349,7 @@ class Cobra(System):
                 False, self.cite(one_hex), None, "the unit used its one-hex move and must stop"))
         if from_ezoc:
             return Verdict(False, self.cite("5.6.3"), None,
-                           f"disengaging costs {cost:g} MP (terrain + 2) and the unit has"
+                           f"disengaging costs {cost:g} MP (terrain + {leave:g}) and the unit has"
                            f" {move.left:g}; 5.2.7 does not apply in an EZOC")
         return Verdict(False, self.cite(mover.rule), None,
                        f"entering costs {cost:g} MP and {move.left:g} of the MPA of"
@@ -508,11 +512,13 @@ class Cobra(System):
             return Verdict(False, self.cite("8.8.2"), name,
                            f"Allied units of different nationalities ({', '.join(nations)})")
         total, extra = self._stack_value(units)
-        if total <= 1:
+        limit = _ratio(self.number(engine, "stacking.limit", 1))
+        if total <= limit:
             return Verdict(True, None, name, f"{_fraction(total)} division-equivalent")
-        rule = "6.2" if total - extra <= 1 else "6.1"
+        rule = "6.2" if total - extra <= limit else "6.1"
+        most = "one division" if limit == 1 else f"{_fraction(limit)} division-equivalents"
         return Verdict(False, self.cite(rule), name,
-                       f"{_fraction(total)} division-equivalents exceed one division"
+                       f"{_fraction(total)} division-equivalents exceed {most}"
                        + (" (beyond the free HQ and two battalions)" if rule == "6.2" else ""))
 
     def _stack_value(self, units: tuple[Unit, ...]) -> tuple[Fraction, Fraction]:
@@ -578,7 +584,7 @@ class Cobra(System):
                                     "all Allied units are in supply on Game Turns 1 and 2")
             return SupplyAnswer(True, self.cite("10.4.2"),
                                 "German supply is not determined on Game Turns 1 and 2")
-        strict = _Tracing(unit.side)
+        strict = self._tracing(engine, unit.side)
         if not self._supply_open(engine, strict, unit.hex, beach=False):
             # Only an HQ without a non-HQ friend can stand in an EZOC it does not negate.
             return SupplyAnswer(False, self.cite("9.2.6"),
@@ -596,7 +602,7 @@ class Cobra(System):
         and EZOC relaxed gives a lower bound of any line's count: the units it cannot
         bring within 12 need no other search. The others try one relaxation at a time,
         each search stopping once it has reached every unit still unexplained."""
-        strict = _Tracing(side)
+        strict = self._tracing(engine, side)
         targets = {u.hex for u in units if u.hex is not None}
         found: dict[Hex, SupplyAnswer] = {}
         loosest = self._trace(engine, strict.loosest(), frozenset(targets))
@@ -605,9 +611,10 @@ class Cobra(System):
                 found[h] = SupplyAnswer(False, self.cite("10.3.1"), "no line free of enemy units"
                                         " and of EZOC not negated by a friendly unit reaches a"
                                         " source")
-            elif loosest.counted(h) > SUPPLY_LENGTH:
+            elif strict.limit is not None and loosest.counted(h) > strict.limit:
                 found[h] = SupplyAnswer(False, self.cite("10.3.1"), "every line counts more"
-                                        f" than 12 hexes (at least {loosest.counted(h)})")
+                                        f" than {strict.limit} hexes (at least"
+                                        f" {loosest.counted(h)})")
         present = self._supply_terrain(engine).present
         for relaxation in _DIAGNOSES:
             left = frozenset(targets - found.keys())
@@ -617,14 +624,30 @@ class Cobra(System):
                 continue
             lines = self._trace(engine, relaxation.relax(strict), left)
             for h in left & lines.best.keys():
-                reason = relaxation.reason
+                reason = relaxation.reason.format(limit=strict.limit)
                 if relaxation.section == "10.3.1":
-                    reason = f"the shortest line counts {lines.counted(h)} hexes, more than 12"
+                    reason = (f"the shortest line counts {lines.counted(h)} hexes, more than"
+                              f" {strict.limit}")
                 found[h] = SupplyAnswer(False, self.cite(relaxation.section), reason)
         for h in targets - found.keys():
             found[h] = SupplyAnswer(False, self.cite("10.3.1"), "no line of supply: several"
                                     " rules together cut every line")
         return {u.id: found[u.hex] for u in units if u.hex is not None}
+
+    def _tracing(self, engine: Engine, side: str) -> _Tracing:
+        """The strict rules of a supply line, with the profile's numbers (003 §10.3.1
+        12 hexes, §10.3.6 a major river counts 6)."""
+        limit = self.setting(engine, "supply.max_length", SUPPLY_LENGTH)
+        river = self._count(engine, "major_river", RIVER_COUNT)
+        return _Tracing(side, limit=None if limit is None else int(limit), river_count=river)
+
+    def _count(self, engine: Engine, what: str, published: int) -> int:
+        """How many hexes of a supply line a hex of ``what`` counts (003 §10.3.4-§10.3.6)."""
+        value = self.number(engine, f"supply.length_costs.{what}", published)
+        if not value.is_integer():
+            raise RulesError(f"supply.length_costs.{what} must be a whole number of hexes,"
+                             f" not {value:g}")
+        return int(value)
 
     def _lines(self, engine: Engine, tracing: _Tracing) -> _Lines:
         key = ("cobra_supply", tracing)
@@ -670,14 +693,17 @@ class Cobra(System):
         known = engine.memo.get(("cobra_supply_terrain",))
         if known is None:
             sit = engine.situation
-            counts = {h: 1 if sit.map.is_feature_hex(h, "secondary_road")
-                      else 2 if self.bocage_hex(engine, h) else 1 for h in engine.grid.hexes()}
+            road = self._count(engine, "secondary_road", 1)
+            bocage = self._count(engine, "bocage", 2)
+            counts = {h: road if sit.map.is_feature_hex(h, "secondary_road")
+                      else bocage if self.bocage_hex(engine, h) else 1
+                      for h in engine.grid.hexes()}
             marsh = frozenset(h for h in counts if sit.map.has(h, "marsh"))
             present = {f for feats in sit.map.hexsides.values() for f in feats
                        if f in ("all_sea", "major_river")}
             if marsh:
                 present.add("marsh")
-            if any(c == 2 for c in counts.values()):
+            if bocage != 1 and any(self.bocage_hex(engine, h) for h in counts):
                 present.add("bocage")
             for m in sit.markers:
                 if m.type == "beach":
@@ -750,7 +776,7 @@ class Cobra(System):
                         continue
                     by_road = bool(bits & _ROAD)
                     if river_six and not by_road and bits & _RIVER:
-                        step = RIVER_COUNT
+                        step = tracing.river_count
                 used = marsh_used
                 if marsh and one_marsh and not (by_road and leaves_by_road):
                     if used:
@@ -775,3 +801,9 @@ def _hexside_bits(features: frozenset[str]) -> int:
 
 def _fraction(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _ratio(factor: float) -> Fraction:
+    # Profiles hold 2/3 as 0.6666666666666666: round it back to the fraction meant,
+    # so a rounded-up MPA (003 §2.6) is not one too high.
+    return Fraction(factor).limit_denominator(100)

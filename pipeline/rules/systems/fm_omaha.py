@@ -56,7 +56,8 @@ class FireAndMovement(System):
         """000 §14.1: inclement weather halves the MA, rounding up."""
         ma = super().allowance(engine, query)
         if engine.situation.state.get("weather") == "inclement":
-            return float(math.ceil(ma / 2))
+            factor = self.number(engine, "movement.weather.inclement.ma_factor", 0.5)
+            return float(math.ceil(ma * factor))
         return ma
 
     def start(self, engine: Engine, query: MoveQuery) -> Move | Verdict:
@@ -253,8 +254,10 @@ class FireAndMovement(System):
         """000 §5.3 one unit a hex; §11.2.1/§11.2.4 three in a beach landing hex, and a
         unit that has left one may never stack again."""
         name = engine.name(h)
-        if len(units) <= 1:
-            return Verdict(True, None, name, "one unit")
+        limit = self.number(engine, "stacking.limit", 1)
+        if len(units) <= limit:
+            return Verdict(True, None, name, "one unit" if len(units) == 1 else
+                           f"{len(units)} units within the limit of {limit:g}")
         if not self.beach_landing_hex(engine, h):
             return Verdict(False, self.cite("5.3"), name,
                            f"{len(units)} units in a hex that is not a beach landing hex")
@@ -262,9 +265,10 @@ class FireAndMovement(System):
         if exited:
             return Verdict(False, self.cite("11.2.1"), name,
                            f"{', '.join(exited)} left a beach landing hex and may not stack again")
-        if len(units) > 3:
-            return Verdict(False, self.cite("11.2.4"), name,
-                           f"{len(units)} units exceed the beach landing hex limit of three")
+        beach_limit = self.number(engine, "stacking.marker_limits.beachhead", 3)
+        if len(units) > beach_limit:
+            return Verdict(False, self.cite("11.2.4"), name, f"{len(units)} units exceed the"
+                           f" beach landing hex limit of {beach_limit:g}")
         return Verdict(True, None, name, f"{len(units)} units in a beach landing hex")
 
     def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:

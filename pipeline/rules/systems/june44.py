@@ -163,7 +163,7 @@ class June44(System):
         """
         ma = self.weather_allowance(engine, unit)
         if self.out_of_supply(unit):
-            ma = float(math.ceil(ma / 2))
+            ma = float(math.ceil(ma * self.number(engine, "supply.out_of_supply_ma_factor", 0.5)))
         return ma
 
     def allowance(self, engine: Engine, query: MoveQuery) -> float:
@@ -291,17 +291,20 @@ class June44(System):
             return Verdict(False, self.cite("6.3"), name,
                            f"artillery ({', '.join(artillery)}) may stack with one unit only;"
                            f" {len(counted)} units here ({ids})")
-        if len(counted) <= 2:
+        limit = int(self.number(engine, "stacking.limit", 2))
+        if len(counted) <= limit:
             return Verdict(True, None, name, f"{len(counted)} unit(s) with stacking value")
         third = [u.id for u in counted if u.get("size") in THIRD_UNIT_SIZES]
-        if len(counted) == 3 and third:
-            return Verdict(True, None, name,
-                           f"two units plus the {third[-1]} (brigade/regiment) as a third")
-        if len(counted) == 3:
+        if len(counted) == limit + 1 and third:
+            return Verdict(True, None, name, f"{_count(limit)} units plus the {third[-1]}"
+                           " (brigade/regiment) as a third")
+        if len(counted) == limit + 1:
             return Verdict(False, self.cite("6.3"), name,
-                           f"three units ({ids}) and none is a brigade or regiment")
+                           f"{_count(len(counted))} units ({ids}) and none is a brigade or"
+                           " regiment")
         return Verdict(False, self.cite("6.3"), name,
-                       f"{len(counted)} units ({ids}): at most two plus a brigade or regiment")
+                       f"{len(counted)} units ({ids}): at most {_count(limit)} plus a brigade"
+                       " or regiment")
 
     # -- supply -------------------------------------------------------------------------
 
@@ -410,3 +413,7 @@ class June44(System):
 
 def _mp(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _count(n: int) -> str:
+    return {2: "two", 3: "three"}.get(n, str(n))

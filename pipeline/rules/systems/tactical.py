@@ -408,9 +408,10 @@ class Tactical(System):
             (blocks, "block"), (wrecks, "wreck")) if n]
         reason = (f"{' + '.join(parts)} = {total}" if len(parts) > 1
                   else parts[0] if parts else "empty")
-        if total > STACK_LIMIT:
+        limit = self.number(engine, "stacking.limit", STACK_LIMIT)
+        if total > limit:
             return Verdict(False, self.cite(STACKING), name,
-                           f"{reason}, over the limit of {STACK_LIMIT}")
+                           f"{reason}, over the limit of {limit:g}")
         return Verdict(True, None, name, reason)
 
     # -- line of sight -------------------------------------------------------------------
