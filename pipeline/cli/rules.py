@@ -36,7 +36,16 @@ def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engi
     situation = load_game(game, position)
     if phase is not None:
         situation = dataclasses.replace(situation, state={**situation.state, "phase": phase})
+    board = situation.state.get("board")
+    if board is not None:
+        # On stderr: --json output on stdout stays one document.
+        click.echo(f"answered on board {board} alone (the map data does not say how its"
+                   " boards join)", err=True)
     return Engine(situation)
+
+
+def _cite(rule: str | None) -> str:
+    return f" ({rule})" if rule else ""
 
 
 def _hex(engine: Engine, text: str, what: str) -> Hex:
@@ -85,7 +94,7 @@ def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: 
         click.echo(f"legal: {result.cost} MP")
     else:
         v = result.verdict
-        click.echo(f"illegal at {v.at}: {v.reason} ({v.rule})")
+        click.echo(f"illegal at {v.at}: {v.reason}{_cite(v.rule)}")
     if not result.verdict.legal:
         raise SystemExit(1)
 
@@ -106,7 +115,7 @@ def supply(game: Path, position: Path, side: str | None, as_json: bool) -> None:
     else:
         for i, a in answers.items():
             state = "in supply" if a.in_supply else "OUT OF SUPPLY"
-            click.echo(f"{i:<12} {state:<14} {a.reason} ({a.rule})")
+            click.echo(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)
 
@@ -124,7 +133,7 @@ def stacking(game: Path, position: Path, as_json: bool) -> None:
     else:
         for h, v in verdicts.items():
             click.echo(f"{h}  {'ok' if v.legal else 'OVERSTACKED'}  {v.reason}"
-                       + (f" ({v.rule})" if v.rule else ""))
+                       + _cite(v.rule))
     if not all(v.legal for v in verdicts.values()):
         raise SystemExit(1)
 

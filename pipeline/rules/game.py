@@ -63,10 +63,8 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
                         ) -> Situation:
     """Join the documents of a game into the engine's :class:`Situation`."""
     grids = map_data.grids()
-    if len(grids) != 1:
-        raise RulesError("the rules engine answers questions on one board at a time; "
-                         f"this map has {len(grids)} boards ({', '.join(grids)})")
-    grid = next(iter(grids.values()))
+    board = _board(map_data, position, position_file) if len(grids) > 1 else next(iter(grids))
+    grid = grids[board]
     gmap = GameMap(grid, _terrain(map_data, grid), _hexsides(map_data, grid),
                    {name: edge.role for name, edge in map_data.edges.items()},
                    map_data.default_terrain)
@@ -76,18 +74,47 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
         rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
     )
     units, markers, state = _position(position, manifest, grid, position_file)
+    if len(grids) > 1:
+        state["board"] = board
     situation = Situation(rules.system, gmap, chart, units, markers, state, rules)
     refuse_mixed_hexes(situation, position_file, "units")
     return situation
 
 
+def _board(map_data: MapData, position: Position | None, file: str | None) -> str:
+    """The one board a position's units and markers stand on.
+
+    The engine answers on one board at a time: how two boards join (Cobra's A
+    and B) is printed on the maps, not in the rules, so the map data cannot
+    join them yet. A position on one board is answered on that board alone.
+    """
+    names = ", ".join(map_data.grids())
+    placed = [] if position is None else [
+        *(u.hex for u in position.units), *(m.hex for m in position.markers)]
+    boards = {b.name for hex_id in placed if hex_id is not None
+              if (b := map_data.board_for(hex_id)) is not None}
+    if len(boards) == 1:
+        return boards.pop()
+    if not boards:
+        raise RulesError(f"this map has {len(map_data.grids())} boards ({names}) and the"
+                         " engine answers on one at a time: give a position with units on"
+                         " the board to ask about")
+    raise DataError(file, "units", f"the position spans boards {', '.join(sorted(boards))}:"
+                    " the engine answers on one board at a time (the map data does not say"
+                    " how the boards join)")
+
+
 def _terrain(map_data: MapData, grid: HexGrid) -> dict[Hex, tuple[str, ...]]:
-    return {grid.hex(hex_id): tuple(entry.terrain) for hex_id, entry in map_data.hexes.items()}
+    return {grid.hex(hex_id): tuple(entry.terrain) for hex_id, entry in map_data.hexes.items()
+            if grid.has_id(hex_id)}
 
 
 def _hexsides(map_data: MapData, grid: HexGrid) -> dict[Hexside, frozenset[str]]:
     out: dict[Hexside, frozenset[str]] = {}
     for entry in map_data.hexsides:
+        first = entry.hexes[0] if entry.hexes is not None else entry.hex
+        if first is None or not grid.has_id(first):
+            continue  # on another board
         if entry.hexes is not None:
             side = grid.hexside(grid.hex(entry.hexes[0]), grid.hex(entry.hexes[1]))
         else:

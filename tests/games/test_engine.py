@@ -6,13 +6,14 @@ the missing number: nothing here invents a cost."""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from pipeline.model import load_position, load_rules, load_units, map_from_data, rules_from_data
+from pipeline.errors import DataError
+from pipeline.model import load_position, load_units, map_from_data, rules_from_data
 from pipeline.rules import Engine
 from pipeline.rules.errors import RulesError
 from pipeline.rules.game import load_game, situation_from_game
@@ -88,23 +89,34 @@ def test_june44_supply_answers_do_not_depend_on_the_missing_number(placeholder):
     assert "Allied-controlled beach" in answers["3 Cdn ID"].reason
 
 
-# -- 003 Cobra (Map A only) --------------------------------------------------------------------
+# -- 003 Cobra (two boards; the position is on Map A) -----------------------------------------
 
 def _board_a() -> Engine:
-    data = copy.deepcopy(load(maps("cobra") / "map.json"))
-    data["boards"] = [b for b in data["boards"] if b["name"] == "A"]
-    data["hexes"] = {h: e for h, e in data["hexes"].items() if h.startswith("A")}
-    data["locations"] = [loc for loc in data["locations"]
-                         if all(h.startswith("A") for h in loc["hexes"])]
-    situation = situation_from_game(
-        map_from_data(data, "map.json (Map A)"), load_rules(maps("cobra") / "rules.json"),
-        load_position(maps("cobra") / "position.json"), load_units(counters("cobra") / "units.csv"))
-    return Engine(situation)
+    return Engine(load_game(maps("cobra"), maps("cobra") / "position.json"))
 
 
-def test_cobra_engine_refuses_two_boards():
-    with pytest.raises(RulesError, match="one board at a time.*2 boards"):
-        load_game(maps("cobra"), maps("cobra") / "position.json")
+def test_cobra_position_on_one_board_is_answered_on_that_board():
+    """The boards' placement is printed on the maps, not in the text (map.json notes): a
+    position whose units all stand on Map A is answered on Map A alone, and says so."""
+    engine = _board_a()
+    assert engine.situation.state["board"] == "A"
+    assert engine.grid.has_id("A2519") and not engine.grid.has_id("B3518")
+    assert engine.situation.map.has(engine.grid.hex("A0101"), "clear")
+
+
+def test_cobra_position_spanning_boards_is_refused(tmp_path):
+    doc = load(maps("cobra") / "position.json")
+    doc["units"][0]["hex"] = "B3518"
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(DataError) as err:
+        load_game(maps("cobra"), path)
+    assert str(err.value).startswith(f"{path}: units: the position spans boards A, B")
+
+
+def test_cobra_without_a_position_asks_for_one():
+    with pytest.raises(RulesError, match="2 boards \\(A, B\\).*give a position"):
+        load_game(maps("cobra"))
 
 
 def test_cobra_supply_on_map_a_003_10_3():
@@ -161,3 +173,78 @@ def test_positions_are_small(game):
     position = load_position(maps(game) / "position.json")
     assert position.illustrative and 1 <= len(position.units) <= 12
     assert json.loads(Path(maps(game) / "position.json").read_text())["kind"] == "position"
+
+
+# -- every game: a movement query once a builder supplies the printed numbers ------------------
+
+PLACEHOLDER_MP = 1     # what a builder would type from the printed TEC; here, in memory only
+PLACEHOLDER_MA = 3     # a printed MA the text does not give
+MOVERS = {"omaha": "38/2", "june44": "1 ID", "cobra": "22/21", "tactical": "Allied MG"}
+
+
+def _filled(node):
+    """Every ``null`` movement number of a rules profile replaced by the placeholder."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key in ("move", "rate") and value is None:
+                out[key] = PLACEHOLDER_MP
+            elif key in ("move", "rate") and isinstance(value, dict):
+                out[key] = {k: PLACEHOLDER_MP if v is None else v for k, v in value.items()}
+            else:
+                out[key] = _filled(value)
+        return out
+    return node
+
+
+def _with_placeholders(game: str) -> Engine:
+    rules = rules_from_data(_filled(load(maps(game) / "rules.json")), "rules.json (placeholders)")
+    manifest = load_units(counters(game) / "units.csv")
+    rows = [r.model_copy(update={"movement": PLACEHOLDER_MA}) if r.movement is None else r
+            for r in manifest.rows]
+    manifest = dataclasses.replace(manifest, rows=tuple(rows))
+    situation = situation_from_game(map_from_data(load(maps(game) / "map.json")), rules,
+                                    load_position(maps(game) / "position.json"), manifest)
+    return Engine(situation)
+
+
+def test_movement_runs_on_each_games_data_once_the_printed_numbers_are_supplied(game):
+    """The engine answers "where can this unit go?" on each seed folder's own map, rules
+    profile, manifest and position as soon as the numbers printed only on the map's chart and
+    the counters are filled in (placeholders, in memory: the folders keep them null). Every
+    answer is a legal, self-consistent move: within the MA (or the one-hex allowance of 001
+    §10.0, 002, 003 §5.2.7), each path accepted by check-move at the same cost, and every
+    refusal citing a rule of the game."""
+    engine = _with_placeholders(game)
+    unit = MOVERS[game]
+    mover = engine.situation.unit(unit)
+    reach = engine.reachable(unit)
+    code = engine.system.code
+    for h, cost in reach.costs.items():
+        assert cost == "one_hex" or cost <= mover.ma
+        check = engine.check_path(unit, reach.paths[h])
+        assert check.verdict.legal and check.cost == cost, (engine.name(h), check.verdict)
+    for h, verdict in reach.refused.items():
+        assert h not in reach.costs and verdict.at == engine.name(h)
+        assert verdict.rule is None or verdict.rule.startswith(code)
+    if game == "tactical":
+        # 002 describes no map: the folder's board is one placeholder hex, so there is
+        # nowhere to go; the question is still answered, not refused.
+        assert reach.costs == {} and engine.grid.hexes() == [mover.hex]
+    else:
+        assert reach.costs, f"{unit} can move somewhere"
+        ring = set(engine.grid.neighbours(mover.hex))
+        assert ring & set(reach.costs), "some neighbour of the start hex is reachable"
+
+
+def test_omaha_leg_unit_stops_on_entering_an_ezoc_000_6_1():
+    """000 §6.1 on the seed position: no path of the leg regiment 38/2 passes through a hex
+    in a German ZOC; such a hex can only be the last of a path."""
+    engine = _with_placeholders("omaha")
+    reach = engine.reachable("38/2")
+    assert engine.situation.unit("38/2").unit_class == "leg"
+    ezoc = engine.enemy_zoc("allied")
+    stopped = [h for h in reach.costs if h in ezoc]
+    assert stopped, "the position puts German ZOC within reach"
+    for h, path in reach.paths.items():
+        assert not any(x in ezoc for x in path[1:-1]), engine.name(h)
