@@ -6,13 +6,19 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import io
+
 import click
+from PIL import Image
 
 from pipeline.cli.options import HELP, emit_json, json_option
 from pipeline.errors import DataError
+from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
+from pipeline.model import load_map
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.game import load_game
+from pipeline.rules.picture import moves_picture, supply_picture
 
 __all__ = ["rules"]
 
@@ -20,6 +26,15 @@ GAME = click.argument("game", type=click.Path(exists=True, file_okay=False, path
 POSITION = click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False,
                         path_type=Path), required=True, help="Position file (kind: position).")
 UNIT = click.option("--unit", "-u", "unit_id", required=True, help="Id of the moving unit.")
+PICTURE = click.option("--picture", type=click.Path(dir_okay=False, path_type=Path),
+                       help="Also draw the answer over the map as a PNG.")
+
+
+def _save_picture(path: Path, picture: Image.Image) -> None:
+    out = io.BytesIO()
+    picture.save(out, format="PNG", optimize=True)
+    write_bytes_atomic(path, out.getvalue())
+    click.echo(f"picture: {path}", err=True)
 
 
 @click.group(context_settings=HELP)
@@ -60,11 +75,21 @@ def _hex(engine: Engine, text: str, what: str) -> Hex:
 @POSITION
 @UNIT
 @click.option("--phase", help="Ask as if in this phase (e.g. movement, mobile_movement).")
+@PICTURE
 @json_option
-def moves(game: Path, position: Path, unit_id: str, phase: str | None, as_json: bool) -> None:
-    """Where can this unit go? Reachable hexes, minimum MP, one cheapest path each."""
+def moves(game: Path, position: Path, unit_id: str, phase: str | None, picture: Path | None,
+          as_json: bool) -> None:
+    """Where can this unit go? Reachable hexes, minimum MP, one cheapest path each.
+
+    With --picture, the reachable hexes are tinted over the map from light (cheap) to
+    dark (the whole MA) with their cost, the cheapest paths drawn from the start hex,
+    and the hexes refused next to them crossed.
+    """
     engine = _engine(game, position, phase)
     reach = engine.reachable(unit_id)
+    if picture is not None:
+        _save_picture(picture, moves_picture(load_map(game / "map.json"), engine.situation,
+                                             reach, unit_id))
     if as_json:
         emit_json(reach.to_dict(engine.name))
         return
@@ -103,13 +128,22 @@ def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: 
 @GAME
 @POSITION
 @click.option("--side", help="Only units of this side.")
+@PICTURE
 @json_option
-def supply(game: Path, position: Path, side: str | None, as_json: bool) -> None:
-    """Is each unit in supply? All units traced in one pass; exit 1 if any is not."""
+def supply(game: Path, position: Path, side: str | None, picture: Path | None,
+           as_json: bool) -> None:
+    """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
+
+    With --picture, units are drawn over the map green (in supply, with the line they
+    traced and its source ringed) or red (out of supply).
+    """
     engine = _engine(game, position)
     ids = [u.id for u in engine.situation.units
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
+    if picture is not None:
+        _save_picture(picture, supply_picture(load_map(game / "map.json"), engine.situation,
+                                              answers))
     if as_json:
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
