@@ -43,6 +43,12 @@ OVERRUN_PATH = "Overrunning units must move straight through the target hex"
 OVERRUN_BARRED = "Blocks, wrecks, fortifications, and minefields prevent all Overrun Attacks"
 LOS_BARS = "Always apply LOS rules in favor of the defender"
 LOS_ALWAYS = "LOS is always obstructed by 2 hilltop hex sides"
+LOS_HIGHER = "Units at a higher elevation may trace LOS over obstacles"
+# Elevations the aid names, by hex terrain: ground, slope, hilltop.
+ELEVATION = {"slope": 1, "hilltop": 2}
+# The level of each bar as an obstacle (reading, see the class docstring): a unit
+# above it traces LOS over it.
+BAR_LEVEL = {"woods": 0, "slope": 0, "hilltop": 1}
 
 STACK_LIMIT = 4
 MAX_WRECKS = 3
@@ -78,12 +84,22 @@ class Tactical(System):
     * A stack moving together pays, in each hex, the dearest cost of its
       members' classes, and every member's restrictions apply; units carried
       by another mover move with it and count for none of this.
-    * LOS: no elevation is modelled (the scenario format has none), so every
-      unit is at ground level and every bar on a traced-through hexside
-      blocks, save a slope bar joined at a corner to a hilltop bar. A line
-      through a corner traces through every hexside meeting there, in favour
-      of the defender (:attr:`CORNERS_BLOCK`). "Combined woods + town hexes"
-      are hexes with both tags, on the line between the two ends.
+    * LOS: a unit stands at the elevation of its hex (``slope`` and ``hilltop``
+      hexes; every other hex is ground level). "Units at a higher elevation may
+      trace LOS over obstacles at a lower elevation" is read with the higher of
+      the two ends, and each bar is an obstacle at the foot of what it marks: a
+      woods (green) or slope (brown) bar at ground level, a hilltop (orange)
+      bar at slope level. So a unit on a slope sees over woods and slope bars, a
+      unit on a hilltop over one hilltop bar as well, and the aid's "always"
+      rules still hold: two hilltop bars block unless both units are on
+      hilltops, and a combined woods + town hex blocks at every elevation. The
+      aid's two midway diagrams ("when firing from a slope or hilltop to ground
+      level", "from ground level to a slope or hilltop") are not in its text;
+      they could only narrow this. A slope bar joined at a corner to a hilltop
+      bar never blocks. A line through a corner traces through every hexside
+      meeting there, in favour of the defender (:attr:`CORNERS_BLOCK`).
+      "Combined woods + town hexes" are hexes with both tags, on the line
+      between the two ends.
     """
 
     name = "tactical"
@@ -432,6 +448,20 @@ class Tactical(System):
                            "the same hex" if a == b else "adjacent hexes")
         line = trace(grid, a, b)
         sides = line.crossed + line.along + (line.at_corners if self.CORNERS_BLOCK else ())
+        levels = (self.elevation(engine, a), self.elevation(engine, b))
+        high = max(levels)
+        for h in line.between + line.grazed:
+            if gmap.has(h, "woods") and gmap.has(h, "town"):
+                return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
+                               f"combined woods + town hex {grid.id(h)} on the line")
+        hilltops = [s for s in sides if "hilltop" in gmap.hexsides.get(s, frozenset())]
+        if len(hilltops) >= 2 and levels != (2, 2):
+            where = grid.hexside_id(hilltops[1])
+            return Verdict(False, self.cite(LOS_ALWAYS), where,
+                           f"{len(hilltops)} hilltop bars on the line "
+                           f"({', '.join(grid.hexside_id(s) for s in hilltops)}) and not both"
+                           " units on hilltops")
+        seen_over: list[str] = []
         for side in sides:
             features = gmap.hexsides.get(side, frozenset())
             for bar in BARS:
@@ -440,17 +470,26 @@ class Tactical(System):
                 if bar == "slope" and self._joined_to_hilltop(engine, side):
                     continue
                 where = grid.hexside_id(side)
+                if BAR_LEVEL[bar] < high:
+                    seen_over.append(f"{bar} bar on {where}")
+                    continue
                 how = ("crossed" if side in line.crossed else
                        "run along" if side in line.along else "touched at a corner")
                 return Verdict(False, self.cite(LOS_BARS), where,
                                f"{bar} bar on {where} ({how} by the line)")
-        for h in line.between + line.grazed:
-            if gmap.has(h, "woods") and gmap.has(h, "town"):
-                return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
-                               f"combined woods + town hex {grid.id(h)} on the line")
+        if seen_over:
+            return Verdict(True, self.cite(LOS_HIGHER), None,
+                           f"the unit on the {_LEVEL_NAMES[high]} traces LOS over the "
+                           f"{', '.join(seen_over)}")
         return Verdict(True, self.cite(LOS_BARS), None,
                        "no coloured bar on a traced-through hexside; units, wrecks, blocks "
                        "and fortifications are not obstacles")
+
+    @staticmethod
+    def elevation(engine: Engine, h: Hex) -> int:
+        """"Terrain, Obstacles, and Elevation": ground 0, slope 1, hilltop 2, by the
+        hex's terrain."""
+        return max((ELEVATION.get(t, 0) for t in engine.situation.map.tags(h)), default=0)
 
     def _joined_to_hilltop(self, engine: Engine, side: Hexside) -> bool:
         """Whether a hexside meets a hexside with a hilltop bar at one of its corners."""
@@ -462,6 +501,9 @@ class Tactical(System):
                 if "hilltop" in gmap.hexsides.get(grid.hexside(end, z), frozenset()):
                     return True
         return False
+
+
+_LEVEL_NAMES = {0: "ground", 1: "slope", 2: "hilltop"}
 
 
 def _overrun_direction(move: Move) -> int | None:
