@@ -81,10 +81,17 @@ class LayoutSpec(Model):
     x0: float
     y0: float
     rotation: float = 0.0
+    affine: list[float] | None = Field(
+        None, min_length=4, max_length=4, description="the full 2x2 matrix [a, b, c, d] from pitch units to pixels"
+        " (x = a*u + b*v, y = c*u + d*v) of a fitted grid with shear; when given it wins over"
+        " dx, dy and rotation, which stay as the nearest upright grid (what VASSAL uses)")
 
     def to_layout(self) -> Layout:
         """The :class:`~pipeline.hexgrid.Layout` this spec describes."""
-        return Layout(dx=self.dx, dy=self.dy, x0=self.x0, y0=self.y0, rotation=self.rotation)
+        affine = None if self.affine is None else (
+            self.affine[0], self.affine[1], self.affine[2], self.affine[3])
+        return Layout(dx=self.dx, dy=self.dy, x0=self.x0, y0=self.y0, rotation=self.rotation,
+                      affine=affine)
 
 
 class GridSpec(Model):

@@ -294,6 +294,34 @@ def test_layout_values_are_checked():
     assert grid.center(grid.hex("0101")) == pytest.approx((40.0, 40.0))
 
 
+def test_layout_keeps_a_fitted_shear():
+    """A scan's fitted grid may be sheared: ``affine`` holds the whole matrix and wins over
+    dx, dy and rotation, so every hex centre comes back where the fit put it."""
+    matrix = [48.2, 0.6, -0.3, 55.1]
+    doc = load_edit(lambda d: d["boards"][0]["grid"].update(layout={
+        "dx": 48.0, "dy": 55.0, "x0": 40.0, "y0": 40.0, "affine": matrix}))
+    grid = doc.grids()["omaha"]
+    fitted = Layout(dx=48.0, dy=55.0, x0=40.0, y0=40.0, affine=tuple(matrix))
+    upright = Layout(dx=48.0, dy=55.0, x0=40.0, y0=40.0)
+    for hex_id in ("0101", "0502", "2318"):
+        h = grid.hex(hex_id)
+        assert grid.center(h) == pytest.approx(fitted.center(h, grid.orientation))
+    far = grid.hex("2318")
+    assert grid.center(far) != pytest.approx(upright.center(far, grid.orientation), abs=1.0)
+
+
+def test_layout_with_a_singular_matrix_is_one_located_line():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["boards"][0]["grid"]["layout"] = {"dx": 48, "dy": 55, "x0": 1, "y0": 1,
+                                              "affine": [1, 2, 2, 4]}
+    assert fails(edit) == "maps/demo/map.json: boards[0].grid.layout: grid layout matrix is singular"
+
+    def short(doc: dict[str, Any]) -> None:
+        doc["boards"][0]["grid"]["layout"] = {"dx": 48, "dy": 55, "x0": 1, "y0": 1,
+                                              "affine": [1, 2, 3]}
+    assert fails(short).startswith("maps/demo/map.json: boards[0].grid.layout.affine")
+
+
 # -- boards: Cobra's A and B (003) ------------------------------------------------------
 
 
