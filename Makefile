@@ -43,12 +43,13 @@ demo: $(STAMP)
 	$(BOCAGE) vassal build maps/demo --board maps/demo/scan.jpg --grid $(DEMO)/digitized.json \
 	    --counters $(DEMO)/counters --charts $(DEMO)/aids --out $(DEMO)/demo.vmod
 	$(BOCAGE) vassal check $(DEMO)/demo.vmod
+	$(BOCAGE) vassal preview $(DEMO)/demo.vmod --out $(DEMO)/module-preview.png
 	@echo "== 7. rules: where can the 914th Infantry Regiment go, and who is in supply? =="
 	$(BOCAGE) rules moves maps/demo -p maps/demo/position.json -u 914/352 --picture $(DEMO)/moves.png
 	$(BOCAGE) rules supply maps/demo -p maps/demo/position.json --picture $(DEMO)/supply.png
 	@echo "== done: outputs are in $(DEMO)/ =="
 	@echo "   digitized.json, overlay.png, digitized.geojson, validation.html, counters/,"
-	@echo "   counters.pdf, aids/, demo.vmod, moves.png, supply.png"
+	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
 test: $(STAMP)
 	$(PY) -m mypy

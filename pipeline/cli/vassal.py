@@ -14,11 +14,13 @@ from pipeline.cli.options import (
     json_option,
     quiet_option,
 )
+from pipeline.files import atomic_file
 from pipeline.model import load_map
 from pipeline.vassal import build_module, parse_board_args
 from pipeline.vassal.check import check_module
 from pipeline.vassal.describe import describe_module
 from pipeline.vassal.game import load_game_inputs
+from pipeline.vassal.preview import DEFAULT_SIDE, preview_module
 
 __all__ = ["vassal"]
 
@@ -58,11 +60,14 @@ def vassal() -> None:
               help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH, else 0).")
 @click.option("--name", help="Module name (default: the map's title).")
 @click.option("--module-version", default="1.0", show_default=True, help="Module version.")
+@click.option("--piece-size", type=click.IntRange(min=0), metavar="PX",
+              help="Side of the piece images in board pixels (default: 85% of a hex across"
+              " its flats, as printed counters cover a hex; 0 keeps the rendered images).")
 @json_option
 @quiet_option
 def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_from: Path | None,
           charts: Path | None, scenario: str | None, out: Path, date_saved: int | None, name: str | None,
-          module_version: str, as_json: bool, quiet: bool) -> None:
+          module_version: str, piece_size: int | None, as_json: bool, quiet: bool) -> None:
     """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
 
     \b
@@ -75,7 +80,8 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
                if grid_from is not None else [])
     report = build_module(game_dir, out, boards=parse_board_args(boards, board_names),
                           counters=counters, scenario=scenario, date_saved=date_saved,
-                          name=name, version=module_version, layouts=layouts, charts=charts)
+                          name=name, version=module_version, layouts=layouts, charts=charts,
+                          piece_size=piece_size)
     if as_json:
         emit_json({"path": str(report.path), "counts": report.counts,
                    "warnings": list(report.warnings), "notes": list(report.notes)})
@@ -164,3 +170,46 @@ def check(module: Path, as_json: bool, quiet: bool) -> None:
                        f" definitions, {report.counts.get('setup_stacks', 0)} set-up stacks)")
     if not report.ok:
         raise SystemExit(1)
+
+
+@vassal.command(short_help="Draw a module's main map at game start as a PNG.")
+# No exists=True: a missing file is the library's one-line error, not click's usage text.
+@click.argument("module", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The PNG to write (replaced atomically).")
+@click.option("--scale", type=float, metavar="F",
+              help=f"Output pixels per map pixel (default: 1, or less so the longest side"
+                   f" is at most {DEFAULT_SIDE} px).")
+@click.option("--board", metavar="NAME", help="Draw only this board, with its set-up stacks.")
+@json_option
+@quiet_option
+def preview(module: Path, out: Path, scale: float | None, board: str | None, as_json: bool,
+            quiet: bool) -> None:
+    """Draw what VASSAL shows on MODULE's main map when a game starts (a .vmod, or a bare
+    buildFile): the boards, the hex grid where VASSAL's arithmetic puts it with the hex
+    names VASSAL gives, and every at-start stack's pieces where VASSAL places them.
+
+    \b
+    Example:
+      bocage vassal preview build/demo/demo.vmod --out build/demo/preview.png
+    """
+    result = preview_module(module, scale=scale, board=board)
+    with atomic_file(out) as fh:
+        result.image.save(fh, "PNG")
+    if as_json:
+        emit_json({"out": str(out), **result.to_dict()})
+        return
+    for item in result.unresolved:
+        click.echo(f"bocage: warning: {module}: line {item['line']}: stack '{item['stack']}':"
+                   f" location '{item['location']}' not found ({item['reason']}); drawn at"
+                   f" x,y {tuple(item['drawn_at'])} as VASSAL does", err=True)
+    if not quiet:
+        for item in result.skipped:
+            click.echo(f"note: line {item['line']}: stack '{item['stack']}' not drawn:"
+                       f" {item['reason']}")
+        for note in result.notes:
+            click.echo(f"note: {note}")
+        width, height = result.image.size
+        click.echo(f"wrote {out} ({width}x{height} px, scale {result.scale:.3g}): map"
+                   f" '{result.map_name}', {len(result.boards)} board(s), {result.stacks}"
+                   f" set-up stacks, {result.pieces} pieces")

@@ -12,12 +12,14 @@ from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode, en
 from pipeline.vassal.grid import GridPlan, vassal_grid
 from pipeline.vassal.images import counter_image_names, image_slug
 from pipeline.vassal.location import VassalHexGrid, VassalNumbering
+from pipeline.vassal.preview import Preview, preview_module
 
 __all__ = [
     "BuildReport",
     "Decoder",
     "GridPlan",
     "PieceDefinition",
+    "Preview",
     "Trait",
     "VassalHexGrid",
     "VassalNumbering",
@@ -27,5 +29,6 @@ __all__ = [
     "encode",
     "image_slug",
     "parse_board_args",
+    "preview_module",
     "vassal_grid",
 ]

@@ -21,6 +21,7 @@ else 0, never the clock.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import os
 import re
@@ -175,6 +176,8 @@ class _Counter:
     files: tuple[tuple[str, Path], ...]
     width: int
     height: int
+    # The PNG bytes put in the module, by image name (resized to the piece size).
+    images: tuple[tuple[str, bytes], ...] = ()
 
 
 def _counter(directory: Path, item_id: str) -> _Counter | None:
@@ -188,6 +191,35 @@ def _counter(directory: Path, item_id: str) -> _Counter | None:
         files.append((back, directory / back))
         return _Counter(Faces(front, back), tuple(files), width, height)
     return _Counter(Faces(front, None), tuple(files), width, height)
+
+
+# A printed counter covers most of a hex (a 1/2" or 5/8" counter on a 5/8"-3/4" hex):
+# pieces are sized to this fraction of the hex's flat-to-flat size unless told.
+PIECE_FRACTION = 0.85
+
+
+def piece_size_for(boards: Sequence[_Board]) -> int:
+    """The side of a piece image in board pixels: :data:`PIECE_FRACTION` of the smallest
+    hex across its flats (VASSAL draws pieces at their image size)."""
+    # VASSAL's dy is the pitch along its columns: the flat-to-flat size, sideways or not.
+    return max(8, round(PIECE_FRACTION * min(b.plan.grid.grid.dy for b in boards)))
+
+
+def _sized(counter: _Counter, side: int) -> _Counter:
+    """The counter's faces scaled so the longer side is ``side`` px (PNG, deterministic)."""
+    images = []
+    width = height = 0
+    for image_name, path in counter.files:
+        with Image.open(path) as face:
+            factor = side / max(face.size)
+            size = (max(1, round(face.width * factor)), max(1, round(face.height * factor)))
+            mode = "RGBA" if face.mode in ("RGBA", "LA", "P", "PA") else "RGB"
+            scaled = face.convert(mode).resize(size, Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        scaled.save(out, format="PNG", optimize=True)
+        images.append((image_name, out.getvalue()))
+        width, height = (width, height) if width else size
+    return dataclasses.replace(counter, width=width, height=height, images=tuple(images))
 
 
 def _counters(directory: Path, inputs: GameInputs) -> tuple[dict[str, _Counter],
@@ -459,6 +491,7 @@ def build_module(
     version: str = "1.0",
     layouts: Sequence[Layout | None] = (),
     charts: str | Path | None = None,
+    piece_size: int | None = None,
 ) -> BuildReport:
     """Build a VASSAL module from a game folder (see the module docstring).
 
@@ -486,6 +519,9 @@ def build_module(
         A folder of play-aid PNGs made by ``bocage aids`` (``crt.png``,
         ``tec.png``, ``track.png``, ``oob.png``, ``quickref.png``, ...): each
         becomes a tab of the module's chart window.
+    piece_size
+        Side of the piece images in board pixels; default :data:`PIECE_FRACTION`
+        of the hex across its flats; ``0`` keeps the counter images as rendered.
 
     Raises
     ------
@@ -499,6 +535,12 @@ def build_module(
     board_list, warnings, notes = _boards(inputs, boards or {}, layouts)
     units_art, markers_art, more = _counters(folder, inputs)
     warnings += more
+    side = piece_size if piece_size is not None else piece_size_for(board_list)
+    if side > 0:
+        units_art = {k: _sized(v, side) for k, v in units_art.items()}
+        markers_art = {k: _sized(v, side) for k, v in markers_art.items()}
+        notes.append(f"pieces drawn {side} px a side ({PIECE_FRACTION:.0%} of the hex)"
+                     if piece_size is None else f"pieces drawn {side} px a side")
     placements, more = _placements(inputs, set(markers_art))
     warnings += more
     files = list(inputs.files)
@@ -513,8 +555,10 @@ def build_module(
     images: dict[str, bytes] = {b.image_name: b.data for b in board_list}
     images.update({f"chart-{path.name}": path.read_bytes() for _, path in chart_files})
     for art in [*units_art.values(), *markers_art.values()]:
-        for image_name, path in art.files:
-            images[image_name] = path.read_bytes()
+        if art.images:
+            images.update(dict(art.images))
+        else:
+            images.update({image_name: path.read_bytes() for image_name, path in art.files})
     entries = [("moduledata", moduledata_xml(plan)), ("buildFile.xml", build_file_xml(plan))]
     entries += [(f"images/{n}", images[n]) for n in sorted(images)]
     entries.append((GAME_JSON, _game_json(inputs, board_list, gpids)))

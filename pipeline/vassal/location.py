@@ -19,15 +19,31 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from pipeline.vassal.encoding import Decoder
 
-__all__ = ["VassalHexGrid", "VassalNumbering", "java_int"]
+__all__ = ["VassalHexGrid", "VassalNumbering", "format_parts", "java_int"]
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ALPHA_MATCH = "-?(?:" + "|".join(f"{c}+" for c in _ALPHABET) + ")"
+
+
+def format_parts(location_format: str) -> Iterator[tuple[str, bool]]:
+    """The parts of a VASSAL ``$property$`` format as ``(text, is_property)``, as its
+    ``getLocation`` reads them: a part after an unmatched ``$`` is literal text.
+
+    >>> list(format_parts("$name$-$gridLocation$"))
+    [('name', True), ('-', False), ('gridLocation', True)]
+    """
+    decoder = Decoder(location_format, "$")
+    is_property = True
+    while decoder.has_more():
+        token = decoder.next()
+        is_property = not is_property
+        if token:
+            yield token, is_property and decoder.has_more()
 
 
 def java_int(value: float) -> int:
@@ -145,16 +161,10 @@ class VassalNumbering:
 
     def parse_location(self, location: str) -> tuple[int, int] | None:
         """``(column, row)`` numbers of a location name, as ``getLocation`` reads it."""
-        decoder = Decoder(self.location_format, "$")
-        is_property = True
         regex = ""
         col_group = row_group = groups = 0
-        while decoder.has_more():
-            token = decoder.next()
-            is_property = not is_property
-            if not token:
-                continue
-            if not is_property or not decoder.has_more():
+        for token, is_property in format_parts(self.location_format):
+            if not is_property:
                 regex += re.escape(token)
             elif token == "gridLocation":
                 h = "(" + self._pattern(self.h_type, self.h_leading) + ")"

@@ -107,10 +107,13 @@ def test_palette_grouped_by_side_then_formation_or_arrival(demo_game, tmp_path):
 
 
 def test_images_are_stored_and_read_back(demo_game, tmp_path):
-    _, archive = read(build(demo_game, tmp_path / "demo.vmod"))
+    root, archive = read(build(demo_game, tmp_path / "demo.vmod"))
     front, back = counter_image_names("916/352")
     image = Image.open(io.BytesIO(archive.read(f"images/{front}")))
-    assert image.size == (50, 50) and image.getpixel((10, 10)) == colour("916/352")
+    # Pieces are 85% of the hex across its flats (VASSAL's dy), whatever size they were drawn.
+    dy = float(root.find(f".//{M}Map//VASSAL.build.module.map.boardPicker.board.HexGrid").get("dy"))
+    side = round(0.85 * dy)
+    assert image.size == (side, side) and image.getpixel((10, 10)) == colour("916/352")
     assert f"images/{back}" in archive.namelist()
     board = Image.open(io.BytesIO(archive.read("images/board-omaha.png")))
     assert board.size == (1240, 1290)
@@ -199,3 +202,13 @@ def test_reduced_start_units_begin_on_their_back():
     props = {decode(t.type[5:], ",")[0]: t.state for t in piece.traits if t.id == "mark;"}
     assert props["Attack"] == "4" and props["BackAttack"] == "2.5"
     assert "Defence" not in props  # not given: no property rather than an invented value
+
+
+def test_piece_size_is_the_builders_choice(demo_game, tmp_path):
+    """--piece-size 30 makes 30 px pieces; 0 keeps the rendered images byte for byte."""
+    front = counter_image_names("916/352")[0]
+    _, archive = read(build(demo_game, tmp_path / "a.vmod", piece_size=30))
+    assert Image.open(io.BytesIO(archive.read(f"images/{front}"))).size == (30, 30)
+    _, archive = read(build(demo_game, tmp_path / "b.vmod", piece_size=0))
+    drawn = demo_game.parent.parent / "counters" / "demo" / front
+    assert archive.read(f"images/{front}") == drawn.read_bytes()

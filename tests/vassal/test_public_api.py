@@ -8,15 +8,15 @@ import pytest
 
 SURFACE = {
     "pipeline.vassal": {
-        "BuildReport", "Decoder", "GridPlan", "PieceDefinition", "Trait", "VassalHexGrid",
-        "VassalNumbering", "build_module", "counter_image_names", "decode", "encode",
-        "image_slug", "parse_board_args", "vassal_grid",
+        "BuildReport", "Decoder", "GridPlan", "PieceDefinition", "Preview", "Trait",
+        "VassalHexGrid", "VassalNumbering", "build_module", "counter_image_names", "decode",
+        "encode", "image_slug", "parse_board_args", "preview_module", "vassal_grid",
     },
     "pipeline.vassal.images": {"check_slugs", "counter_image_names", "image_slug"},
     "pipeline.cli.vassal": {"vassal"},
 }
 MODULES = ["archive", "board", "build", "buildfile", "check", "describe", "encoding", "game",
-           "grid", "images", "location", "pieces", "read", "vocabulary"]
+           "grid", "images", "location", "pieces", "preview", "read", "vocabulary"]
 
 
 @pytest.mark.parametrize("module", sorted(SURFACE))
