@@ -203,7 +203,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             total = spent + cost
             if total > ma:
                 if n not in refused:
-                    refused[n] = over_budget(engine, cost, ma - spent)
+                    refused[n] = over_budget(engine, query, move, n, cost)
                 continue
             key = (n, _EMPTY, False, True) if one_hex else n  # Move.key(), inlined
             if total < best.get(key, inf):

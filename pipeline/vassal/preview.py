@@ -58,7 +58,7 @@ from pipeline.vassal.check import (
     ZONE,
 )
 from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode
-from pipeline.vassal.location import VassalHexGrid, format_parts, java_int
+from pipeline.vassal.location import VassalHexGrid, format_parts
 from pipeline.vassal.read import ModuleSource, image_size, read_module
 from pipeline.vassal.vocabulary import ROOT_TAGS
 

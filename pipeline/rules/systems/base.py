@@ -118,9 +118,11 @@ class System:
         """
         return (), engine.grid.adjacency[move.hex]
 
-    def over_budget(self, engine: Engine, cost: float, left: float) -> Verdict:
-        """Why a plain step of ``cost`` MP is refused with ``left`` MP to spend."""
-        return Verdict(False, None, None, f"entering costs {cost:g} MP and {left:g} remain")
+    def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
+                    cost: float) -> Verdict:
+        """Why a plain step into ``to`` costing ``cost`` MP is refused from ``move``."""
+        return Verdict(False, None, None,
+                       f"entering costs {cost:g} MP and {move.left:g} remain")
 
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """Why the mover may not end its move here, or ``None``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -20,7 +21,7 @@ from pipeline.hexgrid import Hex
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -355,6 +356,51 @@ class Cobra(System):
                        f"entering costs {cost:g} MP and {move.left:g} of the MPA of"
                        f" {mover.ma:g} ({mover.rule}) remain")
 
+    def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
+        """Plain steps: after the first (003 §5.2.7 may let the first go beyond the MPA),
+        by a unit that remembers nothing (not in or out of an EZOC this phase, §5.2.3,
+        §5.6, not a §5.3.7 hop), into a hex it may enter (§5.2.2, §15.3.2) that is free
+        of EZOC (§7.1) and, for the Allies, not a fortress zone (§5.9.3), at a terrain
+        cost (§5.2.1, §5.7). Every other step goes through :meth:`enter`."""
+        if move.steps == 0 or move.memory:
+            return (), engine.grid.adjacency[move.hex]
+        # One table per kind of mover: what it may enter depends on its side and class,
+        # and for a delay unit (§15.3.2) on which friendly units are not moving with it.
+        unit = query.unit
+        key = ("cobra_steps", unit.side, unit.unit_class, self.is_mechanized(unit),
+               tuple(u.id for u in query.movers) if self.is_delay(unit) else ())
+        table = engine.memo.get(key)
+        if table is None:
+            table = engine.memo[key] = {}
+        assert isinstance(table, dict)
+        known = table.get(move.hex)
+        if known is None:
+            known = table[move.hex] = self._split_steps(engine, query, move.hex)
+        return known
+
+    def _split_steps(self, engine: Engine, query: MoveQuery, here: Hex) -> Steps:
+        """The neighbours of ``here`` split as :meth:`steps` says (003 §5.2, §7.1)."""
+        unit, mover = query.unit, self._mover(engine, query)
+        plain: list[tuple[Hex, float]] = []
+        special: list[Hex] = []
+        for n in engine.grid.adjacency[here]:
+            cost = (None if n in mover.barred or n in mover.ezoc
+                    or self._stop(engine, unit, n, False) is not None
+                    else self._terrain_cost(engine, unit, here, n))
+            if cost is None or isinstance(cost, Verdict):
+                special.append(n)
+            else:
+                plain.append((n, cost))
+        return tuple(plain), tuple(special)
+
+    def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
+                    cost: float) -> Verdict:
+        """003 §5.2.4 (or the section that set the MPA): short of MP after the first step."""
+        mover = self._mover(engine, query)
+        return Verdict(False, self.cite(mover.rule), None,
+                       f"entering costs {cost:g} MP and {move.left:g} of the MPA of"
+                       f" {mover.ma:g} ({mover.rule}) remain")
+
     def _mover(self, engine: Engine, query: MoveQuery) -> _Mover:
         """What the search asks of the mover's surroundings at every step, once."""
         key = ("cobra_mover", tuple(u.id for u in query.movers))
@@ -439,9 +485,12 @@ class Cobra(System):
                    for n in engine.grid.neighbours(h))
 
     def _terrain_cost(self, engine: Engine, unit: Unit, frm: Hex, to: Hex) -> float | Verdict:
-        """Memoised :meth:`_entry_cost`."""
+        """Memoised :meth:`_entry_cost`: the cost depends on the hexside and the terrain
+        of the hex entered, so it is remembered per combination (a map has few)."""
         mechanized = self.is_mechanized(unit)
-        key = ("cobra_entry", frm, to, mechanized, unit.unit_class)
+        gmap = engine.situation.map
+        key = ("cobra_entry", gmap.features(frm, to), gmap.tags(to), mechanized,
+               unit.unit_class)
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = self._entry_cost(engine, unit, frm, to, mechanized)
@@ -485,9 +534,11 @@ class Cobra(System):
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """003 §6.1, §6.3: stacking holds at the end of movement. Enemy HQs in the hex are
         displaced (§9.2.1) and do not count."""
+        here = engine.situation.units_in(move.hex)
+        if not here and len(query.movers) == 1:
+            return None  # a unit alone in a hex always stacks
         ids = {u.id for u in query.movers}
-        others = tuple(u for u in engine.situation.units_in(move.hex)
-                       if u.id not in ids and u.side == query.unit.side)
+        others = tuple(u for u in here if u.id not in ids and u.side == query.unit.side)
         verdict = self.stacking(engine, move.hex, others + query.movers)
         return None if verdict.legal else verdict
 
@@ -713,6 +764,65 @@ class Cobra(System):
         assert isinstance(known, _SupplyTerrain)
         return known
 
+    def _unit_lines(self, engine: Engine, tracing: _Tracing, sources: dict[Hex, bool],
+                    targets: frozenset[Hex] | None) -> _Lines:
+        """:meth:`_trace` when every hex counts one and nothing but enemy units and EZOC
+        stops a line (the loosest diagnosis, 003 §10.3.1): a breadth-first search."""
+        count: dict[_State, int] = {}
+        parent: dict[_State, _State | None] = {}
+        queue: deque[_State] = deque()
+        for s, beach in sorted(sources.items()):
+            if self._supply_open(engine, tracing, s, beach):
+                first: _State = (s, 0, False)
+                count[first], parent[first] = 0, None
+                queue.append(first)
+        best: dict[Hex, _State] = {}
+        remaining = set(targets) if targets is not None else None
+        adjacency = engine.grid.adjacency
+        is_open = self._open_hexes(engine, tracing)
+        while queue:
+            state = queue.popleft()
+            x = state[0]
+            best[x] = state
+            if remaining is not None:
+                remaining.discard(x)
+                if not remaining:
+                    break
+            if x not in is_open:
+                is_open[x] = self._supply_open(engine, tracing, x, sources.get(x, False))
+            if not is_open[x]:
+                continue
+            for y in adjacency[x]:
+                nxt: _State = (y, 0, False)
+                if nxt not in count:
+                    count[nxt], parent[nxt] = count[state] + 1, state
+                    queue.append(nxt)
+        return _Lines(best, count, parent)
+
+    @staticmethod
+    def _open_hexes(engine: Engine, tracing: _Tracing) -> dict[Hex, bool]:
+        """Whether a line may pass each hex, filled in as asked: it depends on the side
+        and the two beach rules only, so every search of an engine that has them alike
+        shares it."""
+        key = ("cobra_open", tracing.side, tracing.open_beaches, tracing.wrecked_beaches)
+        known = engine.memo.setdefault(key, {})
+        assert isinstance(known, dict)
+        return known
+
+    @staticmethod
+    def _hexside_bits_by_pair(engine: Engine) -> dict[tuple[Hex, Hex], int]:
+        """The _SEA/_ROAD/_RIVER bits of every hexside that has any, both ways round."""
+        known = engine.memo.get(("cobra_hexside_bits",))
+        if known is None:
+            found: dict[tuple[Hex, Hex], int] = {}
+            for side, features in engine.situation.map.hexsides.items():
+                bits = _hexside_bits(features)
+                if bits:
+                    found[(side.a, side.b)] = found[(side.b, side.a)] = bits
+            known = engine.memo[("cobra_hexside_bits",)] = found
+        assert isinstance(known, dict)
+        return known
+
     def _trace(self, engine: Engine, tracing: _Tracing,
                targets: frozenset[Hex] | None = None) -> _Lines:
         """One cheapest-first search from every source at once, in reverse.
@@ -727,13 +837,14 @@ class Cobra(System):
         negated) is still reached as a unit's own hex, but no line runs through it.
         With ``targets`` the search stops once it has reached all of them.
         """
-        sit, grid = engine.situation, engine.grid
+        grid = engine.grid
         terrain = self._supply_terrain(engine)
-        features_of, neighbours = sit.map.features, grid.neighbours
         counts, marsh_hexes, edges = terrain.counts, terrain.marsh, terrain.edges
         bocage_two, river_six = tracing.bocage_counts_two, tracing.river_counts_six
         one_marsh, sea_blocks, limit = tracing.one_marsh, tracing.all_sea_blocks, tracing.limit
         sources = self.supply_sources(engine, tracing)
+        if not (bocage_two or river_six or one_marsh or sea_blocks) and limit is None:
+            return self._unit_lines(engine, tracing, sources, targets)
         heap: list[tuple[int, _State]] = []
         count: dict[_State, int] = {}
         parent: dict[_State, _State | None] = {}
@@ -743,7 +854,9 @@ class Cobra(System):
                 count[first], parent[first] = 0, None
                 heap.append((0, first))
         heapq.heapify(heap)
-        is_open: dict[Hex, bool] = {}
+        is_open = self._open_hexes(engine, tracing)
+        bits_of = self._hexside_bits_by_pair(engine)
+        adjacency = grid.adjacency
         best: dict[Hex, _State] = {}
         settled: set[_State] = set()
         remaining = set(targets) if targets is not None else None
@@ -767,8 +880,7 @@ class Cobra(System):
             marsh = x in marsh_hexes
             around = edges.get(x)
             if around is None:
-                around = edges[x] = tuple((y, _hexside_bits(features_of(y, x)))
-                                          for y in neighbours(x))
+                around = edges[x] = tuple((y, bits_of.get((y, x), 0)) for y in adjacency[x])
             for y, bits in around:
                 by_road, step = False, base
                 if bits:

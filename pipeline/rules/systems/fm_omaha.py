@@ -114,7 +114,7 @@ class FireAndMovement(System):
                                    f" start of the move, and the terrain costs {_mp(cost)}")
                 cost = move.ma
         if cost > move.left:
-            return self.over_budget(engine, cost, move.left)
+            return self._over_budget(engine, cost, move.left)
         return move.then(to, cost, memory=memory, stop=stop)
 
     def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
@@ -156,8 +156,13 @@ class FireAndMovement(System):
                 plain.append((n, cost))  # type: ignore[arg-type]
         return tuple(plain), tuple(special)
 
-    def over_budget(self, engine: Engine, cost: float, left: float) -> Verdict:
-        """000 §5.2c, shared by every step of the same cost and MP left."""
+    def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
+                    cost: float) -> Verdict:
+        """000 §5.2c."""
+        return self._over_budget(engine, cost, move.left)
+
+    def _over_budget(self, engine: Engine, cost: float, left: float) -> Verdict:
+        # Shared by every step of the same cost and MP left: the search makes many.
         key = ("fm_over", cost, left)
         known = engine.memo.get(key)
         if known is None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -113,7 +113,12 @@ class June44(System):
         hex to another adjacent road hex", which costs the road rate; hexside costs
         are added (SCENARIOS.md §3), except the water a road bridges. §6.0: the
         Caen Canal is prohibited unless a road crosses it. Memoised per step."""
-        key = ("june44_step", frm, to, unit.unit_class)
+        # The cost depends on the hexside, the hex entered and which of the two are road
+        # hexes, not on where they are: remembered per combination (a map has few); a
+        # refusal leaves ``at`` to the caller.
+        gmap = engine.situation.map
+        key = ("june44_step", unit.unit_class, gmap.features(frm, to), gmap.tags(to),
+               gmap.is_feature_hex(frm, "road"), gmap.is_feature_hex(to, "road"))
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = self._terrain_cost(engine, unit.unit_class, frm, to)
@@ -123,7 +128,7 @@ class June44(System):
     def _terrain_cost(self, engine: Engine, unit_class: str, frm: Hex,
                       to: Hex) -> float | Verdict:
         """001 §10.1, §6.0: the step's cost or the prohibition, unmemoised."""
-        sit, name = engine.situation, engine.name(to)
+        sit, name = engine.situation, None
         why = self.prohibited(engine, frm, to, unit_class)
         if why == "the Caen Canal":
             return Verdict(False, self.cite("6.0"), name,
@@ -217,6 +222,44 @@ class June44(System):
                            "no further")
         return move.then(to, cost, memory=frozenset(), stop=stop, one_hex=one_hex)
 
+    def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
+        """Plain steps after the first (the first may use the one-hex allowance of
+        001 §10.0): into a hex with no enemy unit, no EZOC (§6.1) and, for a German unit,
+        no successful air mission (§9.0), across terrain that does not prohibit it
+        (§6.0, §10.1). Every other step goes through :meth:`enter`."""
+        if move.steps == 0:
+            return (), engine.grid.adjacency[move.hex]
+        unit = query.unit
+        key = ("june44_steps", unit.unit_class, unit.side)
+        table = engine.memo.get(key)
+        if table is None:
+            table = engine.memo[key] = {}
+        assert isinstance(table, dict)
+        known = table.get(move.hex)
+        if known is None:
+            known = table[move.hex] = self._split_steps(engine, unit, move.hex)
+        return known
+
+    def _split_steps(self, engine: Engine, unit: Unit, here: Hex) -> Steps:
+        """The neighbours of ``here`` split as :meth:`steps` says (001 §6.1, §9.0, §10.1)."""
+        sit = engine.situation
+        ezoc = engine.enemy_zoc(unit.side)
+        plain: list[tuple[Hex, float]] = []
+        special: list[Hex] = []
+        for n in engine.grid.adjacency[here]:
+            cost = self.terrain_cost(engine, unit, here, n)
+            if (isinstance(cost, Verdict) or n in ezoc or sit.enemy_in(n, unit.side)
+                    or (unit.side == GERMAN and sit.markers_in(n, "air"))):
+                special.append(n)
+            else:
+                plain.append((n, cost))
+        return tuple(plain), tuple(special)
+
+    def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
+                    cost: float) -> Verdict:
+        """001 §10.0, §7.4, §7.5: short of MP after the first step."""
+        return self._short_of_mp(engine, query, move, to, cost)
+
     def _stop(self, engine: Engine, unit: Unit, to: Hex, to_ezoc: bool, from_ezoc: bool,
               friendly_there: bool) -> Verdict | None:
         """001 §6.1: a unit entering an EZOC stops (no extra MP); §6.0: a friendly unit
@@ -254,6 +297,10 @@ class June44(System):
         factors"; the section cited is the one that took the missing MP away: §7.4
         (out of supply) or §7.5 (weather) when the printed MA would have paid."""
         need = move.spent + cost
+        key = ("june44_short", tuple(u.id for u in query.movers), need, cost, move.ma)
+        known = engine.memo.get(key)
+        if isinstance(known, Verdict):
+            return known
         printed = min(u.ma for u in query.movers)
         weathered = min(self.weather_allowance(engine, u) for u in query.movers)
         rule, why = "10.0", f"MA {_mp(printed)}"
@@ -261,9 +308,11 @@ class June44(System):
             rule, why = "7.4", f"out of supply: {_mp(weathered)} halved, rounding up"
         elif need <= printed:
             rule, why = "7.5", f"weather: MA {_mp(printed)} less the modifier"
-        return Verdict(False, self.cite(rule), engine.name(to),
-                       f"entering costs {_mp(cost)} MP, {_mp(need)} in all, and only "
-                       f"{_mp(move.ma)} are available ({why})")
+        # Shared by every hex refused for the same numbers; the search names the hex.
+        verdict = engine.memo[key] = Verdict(
+            False, self.cite(rule), None, f"entering costs {_mp(cost)} MP, {_mp(need)} in all,"
+            f" and only {_mp(move.ma)} are available ({why})")
+        return verdict
 
     # -- stacking -----------------------------------------------------------------------
 
