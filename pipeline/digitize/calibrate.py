@@ -30,7 +30,7 @@ from pipeline.digitize.gridfit import (
     layout_from_homography,
     with_layout,
 )
-from pipeline.digitize.ink import gray, ink_map, reduce
+from pipeline.digitize.ink import Pyramid, Scale, ink_map
 from pipeline.digitize.lattice import find_lattice, fold_origin
 from pipeline.digitize.refine import refine, response_map
 from pipeline.errors import GridError, ImageError
@@ -88,7 +88,7 @@ def calibrate(image: NDArray[np.uint8], *, spec: HexGrid | None = None,
         The grid with every hex's centre on the scan.
     """
     check_image_size(image, source)
-    luma = gray(image)
+    luma = Pyramid(image)
     if anchors:
         return _from_anchors(luma, spec, anchors)
     if spec is not None and spec.layout is not None:
@@ -202,7 +202,7 @@ def _plausible(m: F64, orientation: Orientation) -> None:
                         " to read; check their positions")
 
 
-def _from_anchors(luma: NDArray[np.uint8], spec: HexGrid | None,
+def _from_anchors(luma: Pyramid, spec: HexGrid | None,
                   anchors: Mapping[str, Point]) -> GridFit:
     if spec is None:
         orientation = _orientation_or_flat(luma)
@@ -222,7 +222,7 @@ def _from_anchors(luma: NDArray[np.uint8], spec: HexGrid | None,
     return fit
 
 
-def _orientation_or_flat(luma: NDArray[np.uint8]) -> Orientation:
+def _orientation_or_flat(luma: Pyramid) -> Orientation:
     try:
         return _coarse_lattice(luma)[0]
     except GridError:
@@ -244,31 +244,54 @@ def _agree(fit: GridFit, anchors: Mapping[str, Point]) -> None:
 # -- automatic ----------------------------------------------------------------------
 
 
-def _coarse_lattice(luma: NDArray[np.uint8]) -> tuple[Orientation, F64]:
+def _coarse_lattice(luma: Pyramid) -> tuple[Orientation, F64]:
     """Orientation and a first affine grid (pitch units -> scan pixels) from the lattice.
 
     The whole scan is looked at reduced to about 1,000 px; when its hexes come
     out too small to trust there (a big scan of a small-hex map), the middle
-    of the scan is looked at in full.
+    of the scan is looked at more closely.
     """
     factor = max(1.0, max(luma.shape) / _COARSE_SIDE)
+    step = 0.0
     try:
-        small, scale = reduce(luma, factor)
+        small, scale = luma.reduced(factor)
         lattice = find_lattice(ink_map(small, 7))
-        if factor == 1.0 or min(np.hypot(*lattice.matrix.T)) >= _TRUSTED_PITCH:
+        step = float(min(np.hypot(*lattice.matrix.T)))
+        if factor == 1.0 or step >= _TRUSTED_PITCH:
             return lattice.orientation, scale.matrix() @ lattice.affine()
     except GridError:
         if factor == 1.0:
             raise
-    h, w = luma.shape[:2]
-    y0, x0 = max(0, (h - _COARSE_SIDE) // 2), max(0, (w - _COARSE_SIDE) // 2)
-    middle = luma[y0: y0 + _COARSE_SIDE, x0: x0 + _COARSE_SIDE]
-    lattice = find_lattice(ink_map(np.ascontiguousarray(middle), 7))
+    return _middle_lattice(luma, step * factor)
+
+
+def _middle_lattice(luma: Pyramid, step: float) -> tuple[Orientation, F64]:
+    """The lattice in the middle of the scan, with its hexes at least twice the trusted size.
+
+    ``step`` is the lattice step the whole scan suggested, in scan pixels (0
+    if none). Big hexes are looked at halved, in a smaller window that still
+    holds a dozen of them, which costs a quarter of a full-size look; if that
+    finds no lattice, or a finer one than expected, the middle is looked at in full.
+    """
+    halvings = max(0, int(math.floor(math.log2(step / (2 * _TRUSTED_PITCH))))) if step else 0
+    side = _COARSE_SIDE if halvings == 0 else _COARSE_SIDE // 2
+    h, w = luma.shape[0] >> halvings, luma.shape[1] >> halvings
+    y0, x0 = max(0, (h - side) // 2), max(0, (w - side) // 2)
+    try:
+        lattice = find_lattice(ink_map(luma.window(y0, x0, side, halvings), 7))
+        trusted = min(np.hypot(*lattice.matrix.T)) >= _TRUSTED_PITCH
+    except GridError:
+        if halvings == 0:
+            raise
+        trusted = False
+    if not trusted and halvings > 0:
+        return _middle_lattice(luma, 0.0)
     shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
-    return lattice.orientation, shift @ lattice.affine()
+    return lattice.orientation, Scale(2.0 ** halvings, 2.0 ** halvings).matrix() @ shift @ (
+        lattice.affine())
 
 
-def _automatic(luma: NDArray[np.uint8], spec: HexGrid | None) -> GridFit:
+def _automatic(luma: Pyramid, spec: HexGrid | None) -> GridFit:
     orientation, start = _coarse_lattice(luma)
     return _finish(luma, spec, start, "automatic", orientation=orientation)
 
@@ -283,7 +306,7 @@ def _layout_matrix(grid: HexGrid) -> F64:
     return np.array([[a, b, layout.x0], [c, d, layout.y0], [0.0, 0.0, 1.0]])
 
 
-def _finish(luma: NDArray[np.uint8], spec: HexGrid | None, start: F64, method: str, *,
+def _finish(luma: Pyramid, spec: HexGrid | None, start: F64, method: str, *,
             frame: HexGrid | None = None, orientation: Orientation | None = None) -> GridFit:
     """Refine ``start`` (pitch units -> scan pixels) on the image and frame the map's hexes.
 
@@ -299,7 +322,7 @@ def _finish(luma: NDArray[np.uint8], spec: HexGrid | None, start: F64, method: s
     if width < MIN_HEX_WIDTH:
         raise ImageError(None, f"the hexes on the scan are {width:.1f} px wide, too small to read"
                          f" (need at least {MIN_HEX_WIDTH:.0f} px); scan at a higher resolution")
-    small, scale = reduce(luma, max(1.0, width / _WORK_HEX))
+    small, scale = luma.reduced(width / _WORK_HEX)
     to_work = np.linalg.inv(scale.matrix())
     ink = ink_map(small, max(5, int(0.16 * width / scale.fx) | 1))
     h_work = to_work @ start

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.digitize.colours import Palette
-from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.gridfit import GridFit, among, hex_units
 from pipeline.digitize.legend import RGB, Legend
 from pipeline.digitize.light import Light, fit_light
 from pipeline.digitize.scanfile import read_pixels
@@ -47,6 +47,7 @@ MAX_DISTANCE = 30.0  # Lab distance beyond which a pixel matches no legend colou
 SECONDARY = 0.06  # share of a hex at which a second terrain is reported
 _SURE = 0.7  # main share from which a hex's colour calibrates the light
 _ROUNDS = 3
+_LIGHT_STEP = 3  # the rounds that refit the light read every third sample
 
 
 @dataclass(frozen=True)
@@ -120,17 +121,14 @@ def paper_samples(image: NDArray[np.uint8], fit: GridFit) -> tuple[F64, F64, F64
     the map, the scanner lid) are dropped.
     """
     grid = fit.grid
-    vectors = direction_vectors(grid.orientation)
-    points = []
-    for h in grid.hexes():
-        for dq, dr in vectors:
-            n = Hex(h.q + dq, h.r + dr)
-            if not grid.contains(n):
-                points.append((h, n))
-    if not points:
+    qr = np.array(grid.hexes(), np.int64).reshape(-1, 2)
+    steps = np.array(direction_vectors(grid.orientation), np.int64)
+    beyond = (qr[:, None, :] + steps[None, :, :]).reshape(-1, 2)
+    off = ~among(beyond, qr)
+    if not off.any():
         return np.empty(0), np.empty(0), np.empty((0, 3))
-    a = hex_units([p[0] for p in points], grid.orientation)
-    b = hex_units([p[1] for p in points], grid.orientation)
+    a = hex_units(np.repeat(qr, len(steps), axis=0)[off], grid.orientation)
+    b = hex_units(beyond[off], grid.orientation)
     xy = fit.to_pixel(a + 0.65 * (b - a))
     hgt, wid = image.shape[:2]
     inside = (xy[:, 0] >= 1) & (xy[:, 0] < wid - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < hgt - 1)
@@ -176,25 +174,34 @@ def classify_hexes(image: NDArray[np.uint8], fit: GridFit, legend: Legend,
     centres = hex_units(hexes, fit.grid.orientation)
     pattern = inset_pattern(fit)
     xy = fit.to_pixel((centres[:, None, :] + pattern[None, :, :]).reshape(-1, 2))
-    pixels = read_pixels(image, xy).astype(np.float64)
-    n, k = len(hexes), len(pattern)
+    pixels = read_pixels(image, xy).reshape(len(hexes), len(pattern), 3)
     cxy = fit.to_pixel(centres)
     hgt, wid = image.shape[:2]
     px, py, pcol = paper_samples(image, fit)
     paper = np.tile(np.asarray(legend.paper, float), (len(px), 1))
     if light is None:
         light = fit_light(px, py, pcol, paper, wid, hgt)
-    for round_ in range(_ROUNDS):
-        gain = light.gain(cxy[:, 0], cxy[:, 1])
-        corrected = (pixels.reshape(n, k, 3) / gain[:, None, :]).reshape(-1, 3)
-        label, dist, ref = palette.label(corrected)
-        votes = _count(label.reshape(n, k), dist.reshape(n, k), ref.reshape(n, k), palette,
-                       corrected.reshape(n, k, 3))
-        if round_ == _ROUNDS - 1:
-            break
-        light = _relight(pixels.reshape(n, k, 3), ref.reshape(n, k), votes.sure_ref, cxy,
-                         palette, (px, py, pcol, paper), wid, hgt)
+    for _ in range(_ROUNDS - 1):
+        # These rounds only refit the light, to sure hexes' mean colours: a few of
+        # each hex's samples tell those as well as all of them.
+        few = pixels[:, ::_LIGHT_STEP]
+        votes, ref = _vote(few, light.gain(cxy[:, 0], cxy[:, 1]), palette)
+        light = _relight(few, ref, votes.sure_ref, cxy, palette, (px, py, pcol, paper), wid, hgt)
+    votes, _ = _vote(pixels, light.gain(cxy[:, 0], cxy[:, 1]), palette)
     return _results(hexes, votes, palette.terrain_names()), light
+
+
+def _vote(pixels: NDArray[np.uint8], gain: F64, palette: Palette) -> tuple[_Votes, I64]:
+    """Each hex's votes from its pixels ``(n, k, 3)`` under a gain per hex ``(n, 3)``.
+
+    Also returns the reference colour each pixel is nearest to, ``(n, k)``.
+    """
+    n, k = pixels.shape[:2]
+    corrected = np.asarray(pixels / gain[:, None, :].astype(np.float32), dtype=np.float32)
+    label, dist, ref = palette.label(corrected.reshape(-1, 3))
+    votes = _count(label.reshape(n, k), dist.reshape(n, k), ref.reshape(n, k), palette,
+                   corrected)
+    return votes, ref.reshape(n, k)
 
 
 @dataclass(frozen=True)
@@ -208,8 +215,8 @@ class _Votes:
     sure_ref: I64  # reference colour of a hex sure of its terrain, else -1
 
 
-def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette, colours: F64
-           ) -> _Votes:
+def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette,
+           colours: NDArray[np.float32]) -> _Votes:
     """Count each hex's votes (pixels near a terrain colour); all hexes at once."""
     t = palette.terrain_count
     n, k = label.shape
@@ -230,7 +237,7 @@ def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette, co
     spread = np.where(mine, dist, 0).sum(axis=1) / np.maximum(count, 1)
     colour = np.where(count[:, None] > 0,
                       (colours * mine[:, :, None]).sum(axis=1) / np.maximum(count, 1)[:, None],
-                      colours.mean(axis=1))
+                      colours.mean(axis=1)).astype(np.float64)
     ordered = np.sort(share, axis=1)
     second = ordered[:, -2] if t > 1 else np.zeros(n)
     confidence = np.maximum(0.0, ordered[:, -1] - second) * np.exp(-((spread / 20.0) ** 2))
@@ -245,24 +252,23 @@ def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette, co
 
 
 def _results(hexes: list[Hex], votes: _Votes, names: Sequence[str]) -> dict[Hex, HexTerrain]:
+    # Python floats and lists from here: a NumPy call per hex would cost more than the maths.
+    order = np.argsort(-votes.share, axis=1, kind="stable")
+    ranked = np.take_along_axis(votes.share, order, axis=1).tolist()
+    colours = np.clip(votes.colour, 0, 255).tolist()
     out = {}
-    for i, h in enumerate(hexes):
-        share = votes.share[i]
-        order = np.argsort(-share, kind="stable")
-        terrain = (names[int(votes.main[i])],
-                   *(names[j] for j in order[1:] if share[j] >= SECONDARY))
-        fractions = {names[j]: round(float(share[j]), 3) for j in order if share[j] >= 0.01}
-        out[h] = HexTerrain(terrain, fractions, round(float(votes.confidence[i]), 3),
-                            _triple(votes.colour[i]))
+    for h, main, rank, share, confidence, colour in zip(
+            hexes, votes.main.tolist(), order.tolist(), ranked, votes.confidence.tolist(),
+            colours, strict=True):
+        terrain = (names[main], *(names[j] for j, v in zip(rank[1:], share[1:], strict=True)
+                                  if v >= SECONDARY))
+        fractions = {names[j]: round(v, 3) for j, v in zip(rank, share, strict=True) if v >= 0.01}
+        out[h] = HexTerrain(terrain, fractions, round(confidence, 3),
+                            (round(colour[0], 1), round(colour[1], 1), round(colour[2], 1)))
     return out
 
 
-def _triple(v: F64) -> tuple[float, float, float]:
-    c = np.clip(v, 0, 255)
-    return round(float(c[0]), 1), round(float(c[1]), 1), round(float(c[2]), 1)
-
-
-def _relight(pixels: F64, ref: I64, sure_ref: I64, cxy: F64, palette: Palette,
+def _relight(pixels: NDArray[np.uint8], ref: I64, sure_ref: I64, cxy: F64, palette: Palette,
              paper: tuple[F64, F64, F64, F64], width: int, height: int) -> Light:
     """Refit the light to the paper samples and to each sure hex's own colour."""
     px, py, pcol, pref = paper

@@ -12,6 +12,7 @@ so they never vote for a terrain.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -102,24 +103,33 @@ class Palette:
         n = len(lab)
         ref = np.empty(n, np.int64)
         dist = np.empty(n, np.float32)
-        ref_sq = (self.lab ** 2).sum(axis=1)
-        lab_t = np.ascontiguousarray(self.lab.T)
-        for s in range(0, n, _CHUNK):
-            block = lab[s: s + _CHUNK]
-            # |x - r|^2 = |x|^2 - 2 x.r + |r|^2: a matrix product, in place, in blocks
-            # small enough to stay in cache (fresh large arrays cost more than the maths).
-            d = block @ lab_t
-            d *= -2.0
-            d += ref_sq
-            k = np.argmin(d, axis=1)
+
+        def nearest(s: int) -> None:
+            k, d2 = _nearest(lab[s: s + _CHUNK], self.lab)
             ref[s: s + _CHUNK] = k
-            best = d[np.arange(len(block)), k] + (block ** 2).sum(axis=1)
-            dist[s: s + _CHUNK] = np.sqrt(np.maximum(best, 0.0))
+            dist[s: s + _CHUNK] = np.sqrt(d2)
+
+        # NumPy lets go of the interpreter inside most steps: blocks run side by side.
+        with ThreadPoolExecutor(max(1, cv2.getNumThreads())) as pool:
+            list(pool.map(nearest, range(0, n, _CHUNK)))
         return self.owner[ref], dist, ref
 
     def terrain_names(self) -> Sequence[str]:
         """The terrain names, in legend order."""
         return self.names[: self.terrain_count]
+
+
+def _nearest(lab: F32, refs: F32) -> tuple[I64, F32]:
+    """Index of the nearest of ``refs`` ``(m, 3)`` to each colour ``(n, 3)``, and its squared
+    distance."""
+    # |x - r|^2 = |x|^2 - 2 x.r + |r|^2: a matrix product, in place, on blocks small
+    # enough to stay in cache (fresh large arrays cost more than the maths).
+    d = lab @ refs.T
+    d *= -2.0
+    d += (refs ** 2).sum(axis=1)
+    k = np.argmin(d, axis=1)
+    best = d[np.arange(len(lab)), k] + (lab ** 2).sum(axis=1)
+    return k, np.maximum(best, 0.0)
 
 
 def _rgb(c: RGB) -> tuple[float, float, float]:

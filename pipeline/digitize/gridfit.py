@@ -26,6 +26,7 @@ from pipeline.hexgrid import Hex, HexGrid, Layout, Orientation
 
 __all__ = [
     "GridFit",
+    "among",
     "apply_homography",
     "fit_affine",
     "fit_homography",
@@ -38,17 +39,38 @@ __all__ = [
 F64 = NDArray[np.float64]
 
 
-def hex_units(hexes: Sequence[Hex], orientation: Orientation) -> F64:
+def hex_units(hexes: Sequence[Hex] | NDArray[np.int64], orientation: Orientation) -> F64:
     """Pitch units ``(u, v)`` of hex centres, shape ``(n, 2)``.
+
+    ``hexes`` are :class:`Hex` values or their axial ``(q, r)`` as an ``(n, 2)`` array.
 
     >>> hex_units([Hex(1, 0)], Orientation.FLAT).tolist()
     [[1.0, 0.5]]
     """
-    q = np.array([h.q for h in hexes], float)
-    r = np.array([h.r for h in hexes], float)
+    qr = np.asarray(hexes, np.float64).reshape(-1, 2)
+    q, r = qr[:, 0], qr[:, 1]
     if orientation is Orientation.FLAT:
         return np.stack([q, r + q / 2], axis=-1)
     return np.stack([q + r / 2, r], axis=-1)
+
+
+def among(hexes: NDArray[np.int64], others: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which axial ``(q, r)`` rows of ``hexes`` are rows of ``others`` (both ``(n, 2)``).
+
+    >>> among(np.array([[0, 1], [2, 2]]), np.array([[2, 2], [5, 0]])).tolist()
+    [False, True]
+    """
+    if not len(hexes) or not len(others):
+        return np.zeros(len(hexes), bool)
+    lo = min(int(hexes.min()), int(others.min()))
+    span = max(int(hexes.max()), int(others.max())) - lo + 1
+
+    def key(qr: NDArray[np.int64]) -> NDArray[np.int64]:
+        out: NDArray[np.int64] = (qr[:, 0] - lo) * span + (qr[:, 1] - lo)
+        return out
+
+    out: NDArray[np.bool_] = np.isin(key(hexes), key(others))
+    return out
 
 
 def apply_homography(h: F64, uv: F64) -> F64:

@@ -7,15 +7,22 @@ the readings mean.
 * **mark** (``shape: "mark"``, bridges): a patch on the middle of the
   hexside, mostly (70%) in the mark's colour at full strength. When that
   colour is close to the grid's ink, ink counts too: the patch is wide enough
-  that a grid line, or a road crossing there, cannot fill it.
-* **along** (``kind: "along"``, rivers, bars): a band 15% of a hex wide either
-  side of the hexside, over its middle 70%. A place along the hexside shows
-  the feature when the feature is the heaviest line there and the place
-  carries clearly more line, across, than the typical place between the same
-  two terrains (3.5% of a hex more): the grid line is printed under every
-  hexside, and where two fills and the ink blur together its core can take
-  almost any colour, but a line printed along the hexside is wider. The
-  feature is there when 60% of the places show it (a bridge's middle excused).
+  that a grid line, or a road crossing there, cannot fill it. As along a
+  hexside, the neighbouring fill is allowed for only next to the hexside.
+* **along** (``kind: "along"``, rivers, bars): a band 10% of a hex wide either
+  side of the hexside, over its middle 70%. Only ink that runs unbroken
+  across the band from the hexside's core counts: a line printed along the
+  hexside covers the core, while a hex id or a texture symbol printed beside
+  it, in a bar's colour as it may be, does not reach it. A place along the
+  hexside shows the feature when the feature is the heaviest line there and
+  the place carries clearly more line, across, than the typical place between
+  the same two terrains (3% of a hex more): the grid line is printed under
+  every hexside, and where two fills and the ink blur together its core can
+  take almost any colour, but a line printed along the hexside is wider. The
+  neighbouring hex's fill is allowed for only that close to the hexside
+  (5% of a hex): further out, a bar's brown is not red town and green wood
+  blurred together. The feature is there when 60% of the places show it (a
+  bridge's middle excused).
 * **across** (``kind: "across"``, roads, trails): the straight line from one
   hex centre to the other, between 18% and 38% of the way from each centre:
   the hexside itself (where a river or a bridge may cover the road) and the
@@ -29,28 +36,31 @@ the readings mean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.digitize.colours import INK, to_lab
-from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.gridfit import GridFit, among, hex_units
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
 from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
-from pipeline.hexgrid import Hex, Hexside
+from pipeline.hexgrid import Hex, Hexside, Orientation
 from pipeline.hexgrid.coords import SCALE, direction_vectors, scaled_corners
 
 __all__ = ["ALONG_BAND", "detect_hexsides"]
 
 F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
 Found = dict[Hexside, set[str]]
 
-ALONG_BAND = 0.15  # half width of the band read along a hexside, in hex widths
+ALONG_BAND = 0.1  # half width of the band read along a hexside, in hex widths
 _ALONG_T = np.linspace(0.15, 0.85, 10)
-_ALONG_S = np.linspace(-ALONG_BAND, ALONG_BAND, 13)
+_ALONG_S = np.linspace(-ALONG_BAND, ALONG_BAND, 9)
 _ALONG_MIN = 0.6
+_CORE = 0.03  # half width of a hexside's core, in hex widths: under any line printed along it
+_SPILL = 0.05  # how far from the hexside the neighbouring fill blurs, in hex widths
 _ACROSS_T = np.concatenate([np.linspace(0.18, 0.38, 6), np.linspace(0.62, 0.82, 6)])
 _ACROSS_S = np.linspace(-0.04, 0.04, 3)
 _ACROSS_MIN = 0.4
@@ -61,7 +71,7 @@ _MARK_REACH = 0.2  # share of a hexside either side of its middle a mark may hid
 _INK_LIKE = 15.0  # Lab distance under which a mark's colour passes for ink
 _STRONG = 0.6  # share of a mark's colour each of its pixels needs
 _MASS_FLOOR = 0.015  # least width, in hex widths, a line must show at a place
-_WIDER = 0.035  # hex widths by which a line along a hexside outweighs the grid line
+_WIDER = 0.03  # hex widths by which a line along a hexside outweighs the grid line
 _PAIR_LEAST = 10  # hexsides between two terrains needed to judge their typical place
 
 
@@ -119,7 +129,8 @@ def _marks(reader: LineReader, geo: _Geometry, legend: Legend, marks: list[str],
     # Everything that can be printed on a hexside's middle is a candidate, so a
     # road or a river there is read as itself, not as part of a bridge.
     colours = LineColours(legend, [*marks, *lines])
-    read = reader.read(_mark_points(geo), _MARK_T < 0, 1, colours)
+    read = reader.read(_mark_points(geo), _MARK_T < 0, 1, colours,
+                       spill=np.abs(_MARK_T) <= _SPILL)
     ink = to_lab(np.array([legend.ink], float))[0]
     for name in marks:
         accept = read.label == colours.owners.index(name)
@@ -138,7 +149,9 @@ def _along(reader: LineReader, geo: _Geometry, legend: Legend, along: list[str],
            across: list[str], marked: NDArray[np.bool_], found: Found) -> None:
     # Roads cross the band: they are candidates too. Marks are not: a bridge's
     # dark grey is the grid's ink to a river's edge.
-    read = reader.read(_along_points(geo), _ALONG_S < 0, 2, LineColours(legend, [*along, *across]))
+    read = _on_hexside(reader.read(_along_points(geo), _ALONG_S < 0, 2,
+                                   LineColours(legend, [*along, *across]),
+                                   spill=np.abs(_ALONG_S) <= _SPILL))
     wide = _wider_than_grid(read)
     # A bridge hides the middle of its river: there, the river is not asked for.
     hidden = marked[:, None] & (np.abs(_ALONG_T - 0.5) <= _MARK_REACH)[None, :]
@@ -146,6 +159,26 @@ def _along(reader: LineReader, geo: _Geometry, legend: Legend, along: list[str],
         shown = wide & (read.mass(name) >= _MASS_FLOOR) & read.dominant(name, along)
         hit = np.nan_to_num(_share(shown, shown | ~hidden, least=4)) >= _ALONG_MIN
         _add(found, geo.sides, hit, name)
+
+
+def _on_hexside(read: Reading) -> Reading:
+    """The reading with only the ink that runs through the hexside itself.
+
+    At each place, the points that show a line and are joined across the band,
+    point by point, to the hexside's core are kept. A line printed along the
+    hexside covers the core; ink beside it that does not reach it (a hex id
+    printed near the hexside, a texture's symbol) is dropped, however much
+    its colour looks like a bar's.
+    """
+    inked = read.label >= 0
+    core = np.abs(_ALONG_S) <= _CORE
+    lo, hi = int(np.argmax(core)), len(core) - int(np.argmax(core[::-1]))
+    keep = inked & core
+    # Outwards from each edge of the core, as far as the line runs unbroken.
+    keep[..., hi - 1:] |= np.logical_and.accumulate(inked[..., hi - 1:], axis=-1)
+    keep[..., : lo + 1] |= np.logical_and.accumulate(inked[..., lo::-1], axis=-1)[..., ::-1]
+    return replace(read, label=np.where(keep, read.label, -1),
+                   strength=np.where(keep, read.strength, np.float32(0.0)))
 
 
 def _wider_than_grid(read: Reading) -> NDArray[np.bool_]:
@@ -172,7 +205,7 @@ def _across(reader: LineReader, geo: _Geometry, legend: Legend, across: list[str
     # a faint trail is not taken for a brown bar.
     half = len(_ACROSS_T) // 2
     read = reader.read(_across_points(geo), np.arange(len(_ACROSS_T)) < half, 1,
-                       LineColours(legend, [*across, *marks]), other=False)
+                       LineColours(legend, [*across, *marks]))
     hidden = read.mass(INK) >= _MASS_FLOOR
     masses = np.stack([read.mass(n) for n in across])
     shown = masses.max(axis=0) >= _MASS_FLOOR
@@ -206,20 +239,42 @@ def _add(found: Found, sides: list[Hexside], hit: NDArray[np.bool_], name: str) 
 
 def _geometry(fit: GridFit) -> _Geometry:
     grid = fit.grid
-    sides = grid.hexsides()
     orientation = grid.orientation
+    ends, d, on_map = _hexsides(grid.hexes(), orientation)
+    sides = [Hexside(Hex(a, b), Hex(c, e)) for a, b, c, e in ends.tolist()]
     su, sv = SCALE[orientation]
     # Side i of a hex joins its corners i-1 and i and faces direction i.
     offsets = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv)
-    step = {v: i for i, v in enumerate(direction_vectors(orientation))}
-    d = np.array([step[(s.b.q - s.a.q, s.b.r - s.a.r)] for s in sides])
-    ua = hex_units([s.a for s in sides], orientation)
-    ub = hex_units([s.b for s in sides], orientation)
+    ua, ub = hex_units(ends[:, :2], orientation), hex_units(ends[:, 2:], orientation)
     units = np.stack([ua + offsets[d - 1], ua + offsets[d]], axis=1)
     pixel_ends = fit.to_pixel(units.reshape(-1, 2)).reshape(-1, 2, 2)
     centres = np.stack([fit.to_pixel(ua), fit.to_pixel(ub)], axis=1)
-    inner = np.array([[grid.contains(s.a), grid.contains(s.b)] for s in sides])
-    return _Geometry(sides, pixel_ends, centres, inner, fit.hex_width)
+    return _Geometry(sides, pixel_ends, centres, on_map, fit.hex_width)
+
+
+def _hexsides(hexes: list[Hex], orientation: Orientation
+              ) -> tuple[I64, I64, NDArray[np.bool_]]:
+    """Every hexside touching ``hexes``, sorted as :meth:`HexGrid.hexsides` sorts them.
+
+    Returns each side's hexes ``(n, 4)`` as ``a.q, a.r, b.q, b.r`` (``a < b``),
+    the direction from a to b, and whether a and b are among ``hexes``, ``(n, 2)``.
+    Worked out for all hexsides at once, where a loop over 17,000 of them would
+    cost more than reading their pixels.
+    """
+    qr = np.array(hexes, np.int64).reshape(-1, 2)
+    steps = np.array(direction_vectors(orientation), np.int64)
+    nb = qr[:, None, :] + steps[None, :, :]
+    here = np.broadcast_to(qr[:, None, :], nb.shape)
+    # Hexes order by (q, r): the lesser one is a hexside's a.
+    first = (here[..., 0] < nb[..., 0]) | (
+        (here[..., 0] == nb[..., 0]) & (here[..., 1] < nb[..., 1]))
+    a = np.where(first[..., None], here, nb).reshape(-1, 2)
+    b = np.where(first[..., None], nb, here).reshape(-1, 2)
+    ends = np.unique(np.concatenate([a, b], axis=1), axis=0)
+    delta = ends[:, 2:] - ends[:, :2]
+    d = np.argmax((delta[:, None, :] == steps[None, :, :]).all(axis=2), axis=1)
+    on_map = np.stack([among(ends[:, :2], qr), among(ends[:, 2:], qr)], axis=1)
+    return ends, d, on_map
 
 
 def _along_points(geo: _Geometry) -> F64:

@@ -9,20 +9,26 @@ on pale clear terrain and on dark woods, and indifferent to uneven light
 and leave no ink.
 
 Working images are reduced with ``INTER_AREA``; :class:`Scale` converts
-positions between the working image and the scan.
+positions between the working image and the scan. A :class:`Pyramid` keeps
+the halvings of a scan's luma, so each reduction starts from the nearest
+level rather than from the full scan.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import math
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Scale", "gray", "ink_map", "reduce"]
+__all__ = ["Pyramid", "Scale", "gray", "ink_map", "reduce"]
 
 F32 = NDArray[np.float32]
+
+_BAND = 256  # rows of the halved luma made at a time
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,77 @@ def reduce(image: NDArray[np.uint8], factor: float) -> tuple[NDArray[np.uint8], 
     return np.asarray(small, dtype=np.uint8), Scale(w / size[0], h / size[1])
 
 
+class Pyramid:
+    """A scan's luma and its halvings, made on demand, and reductions from them.
+
+    Halving is the mean of 2 x 2 blocks, which OpenCV does about ten times
+    faster than a reduction by an arbitrary factor; so a reduction by ``f``
+    starts from the halving just finer than ``f`` and only the last step is a
+    general one. Pixel ``i`` of halving ``k`` covers pixels ``i*2**k ..
+    (i+1)*2**k`` of the original exactly (an odd last row or column is left out).
+
+    The first halving of a colour scan is made a band of rows at a time, so the
+    full-size luma (70 MB of fresh memory for a 7,000 x 10,000 px scan) is only
+    made if something asks for it.
+
+    >>> p = Pyramid(np.full((101, 60, 3), 7, np.uint8))
+    >>> small, scale = p.reduced(4.0)
+    >>> small.shape, scale, int(small[0, 0])
+    ((25, 15), Scale(fx=4.0, fy=4.0), 7)
+    """
+
+    def __init__(self, image: NDArray[np.uint8]) -> None:
+        self.image = image
+        self._levels: dict[int, NDArray[np.uint8]] = {} if image.ndim == 3 else {0: image}
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """Height and width of the original."""
+        return self.image.shape[0], self.image.shape[1]
+
+    def level(self, k: int) -> NDArray[np.uint8]:
+        """The luma halved ``k`` times."""
+        if k not in self._levels:
+            if k == 0:
+                self._levels[0] = gray(self.image)
+            elif k == 1 and 0 not in self._levels:
+                self._levels[1] = _halved_luma(self.image)
+            else:
+                self._levels[k] = _halved(self.level(k - 1))
+        return self._levels[k]
+
+    def window(self, y0: int, x0: int, side: int, k: int = 0) -> NDArray[np.uint8]:
+        """A square of the luma halved ``k`` times (clipped to it), as a contiguous array."""
+        if k == 0 and 0 not in self._levels:
+            return gray(np.ascontiguousarray(self.image[y0: y0 + side, x0: x0 + side]))
+        return np.ascontiguousarray(self.level(k)[y0: y0 + side, x0: x0 + side])
+
+    def reduced(self, factor: float) -> tuple[NDArray[np.uint8], Scale]:
+        """The luma shrunk by about ``factor`` (1 or less gives it as is)."""
+        k = int(math.floor(math.log2(factor))) if factor > 1.0 else 0
+        while k > 0 and min(self.shape) >> k < 2:
+            k -= 1
+        small, rest = reduce(self.level(k), factor / 2 ** k)
+        return small, Scale(rest.fx * 2 ** k, rest.fy * 2 ** k)
+
+
+def _halved(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    h, w = image.shape[0] // 2, image.shape[1] // 2
+    half = cv2.resize(image[: 2 * h, : 2 * w], (w, h), interpolation=cv2.INTER_AREA)
+    return np.asarray(half, dtype=np.uint8)
+
+
+def _halved_luma(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """The luma of a colour image, halved: the same pixels as ``_halved(gray(rgb))``."""
+    h, w = rgb.shape[0] // 2, rgb.shape[1] // 2
+    out = np.empty((h, w), np.uint8)
+    for y in range(0, h, _BAND):
+        rows = min(_BAND, h - y)
+        band = gray(np.ascontiguousarray(rgb[2 * y: 2 * (y + rows), : 2 * w]))
+        out[y: y + rows] = cv2.resize(band, (w, rows), interpolation=cv2.INTER_AREA)
+    return out
+
+
 def ink_map(gray_image: NDArray[np.uint8], kernel: int) -> F32:
     """Relative darkness of thin strokes (0 = none, up to 1 = black on white).
 
@@ -88,6 +165,9 @@ def ink_map(gray_image: NDArray[np.uint8], kernel: int) -> F32:
     k = max(3, int(kernel) | 1)
     element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     closed = cv2.morphologyEx(gray_image, cv2.MORPH_CLOSE, element)
-    closed_f = closed.astype(np.float32)
-    return np.asarray((closed_f - gray_image.astype(np.float32)) / (closed_f + 8.0),
-                      dtype=np.float32)
+    # A closing never darkens, so the difference is exact in bytes; one float
+    # array is made, not four (fresh memory is dear on a big scan).
+    out = closed.astype(np.float32)
+    out += 8.0
+    np.divide(cv2.subtract(closed, gray_image), out, out=out)
+    return out

@@ -98,18 +98,19 @@ def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
 def _autocorrelation(ink: F32) -> F64:
     """Unbiased autocorrelation (each shift divided by its overlap), zero shift at the centre."""
     h, w = ink.shape
-    a = ink.astype(np.float64) - float(ink.mean())
+    # Single precision: the peaks stand far above its rounding, at two thirds of the time.
+    a = ink - np.float32(ink.mean())
     # Shifts up to a third of the image are read; padding by that much keeps them
     # free of wrap-around, at under half the cost of doubling.
     reach = min(h, w) // 3 + 2
     sh, sw = cv2.getOptimalDFTSize(h + reach), cv2.getOptimalDFTSize(w + reach)
     f = np.fft.rfft2(a, s=(sh, sw))
-    ac = np.fft.irfft2(f * np.conj(f), s=(sh, sw))
-    ry = rx = reach - 1
-    ac = np.roll(ac, (ry, rx), axis=(0, 1))[: 2 * ry + 1, : 2 * rx + 1]
-    oy = h - np.abs(np.arange(-ry, ry + 1))
-    ox = w - np.abs(np.arange(-rx, rx + 1))
-    out: F64 = ac / np.outer(oy, ox)
+    f *= np.conj(f)
+    ac = np.fft.irfft2(f, s=(sh, sw))
+    shifts = np.arange(-(reach - 1), reach)
+    oy, ox = h - np.abs(shifts), w - np.abs(shifts)
+    # Only the shifts read: negative ones wrap around to the far end.
+    out: F64 = ac[np.ix_(shifts % sh, shifts % sw)].astype(np.float64) / np.outer(oy, ox)
     return out
 
 
@@ -169,42 +170,43 @@ def _precise(ac: F64, b1: F64, b2: F64, radius: int) -> tuple[F64, F64]:
     """Refit the basis to every lattice peak within ``radius`` (sub-pixel, least squares)."""
     cy, cx = ac.shape[0] // 2, ac.shape[1] // 2
     for _ in range(2):
-        nm, found = [], []
         span = int(radius / min(_norm(b1), _norm(b2))) + 1
-        for n in range(-span, span + 1):
-            for m in range(-span, span + 1):
-                p = n * b1 + m * b2
-                if (n == 0 and m == 0) or _norm(p) > radius:
-                    continue
-                peak = _subpixel_peak(ac, cx + p[0], cy + p[1], 2)
-                if peak is not None:
-                    nm.append((n, m))
-                    found.append((peak[0] - cx, peak[1] - cy))
-        if len(found) < 4:
+        n, m = (g.ravel() for g in np.meshgrid(np.arange(-span, span + 1),
+                                                np.arange(-span, span + 1), indexing="ij"))
+        p = n[:, None] * b1 + m[:, None] * b2
+        near = ((n != 0) | (m != 0)) & (np.hypot(p[:, 0], p[:, 1]) <= radius)
+        peaks, ok = _subpixel_peaks(ac, cx + p[near, 0], cy + p[near, 1], 2)
+        if ok.sum() < 4:
             break
-        sol, *_ = np.linalg.lstsq(np.array(nm, float), np.array(found), rcond=None)
+        nm = np.stack([n[near], m[near]], axis=1)[ok].astype(np.float64)
+        sol, *_ = np.linalg.lstsq(nm, peaks[ok] - (cx, cy), rcond=None)
         b1, b2 = sol[0], sol[1]
     return b1, b2
 
 
-def _subpixel_peak(img: F64, x: float, y: float, reach: int) -> tuple[float, float] | None:
-    ix, iy = int(round(x)), int(round(y))
+def _subpixel_peaks(img: F64, x: F64, y: F64, reach: int) -> tuple[F64, NDArray[np.bool_]]:
+    """The maximum within ``reach`` of each position, to a fraction of a pixel (a parabola
+    through its neighbours), and whether it is a true peak inside the window."""
     h, w = img.shape
-    if not (reach + 1 <= ix < w - reach - 1 and reach + 1 <= iy < h - reach - 1):
-        return None
-    win = img[iy - reach: iy + reach + 1, ix - reach: ix + reach + 1]
-    j, i = np.unravel_index(int(np.argmax(win)), win.shape)
-    px, py = ix - reach + int(i), iy - reach + int(j)
-    if i in (0, 2 * reach) or j in (0, 2 * reach):
-        return None
+    ix, iy = np.rint(x).astype(np.int64), np.rint(y).astype(np.int64)
+    inside = (ix >= reach + 1) & (ix < w - reach - 1) & (iy >= reach + 1) & (iy < h - reach - 1)
+    ix, iy = np.where(inside, ix, reach + 1), np.where(inside, iy, reach + 1)
+    off = np.arange(-reach, reach + 1)
+    win = img[iy[:, None, None] + off[None, :, None], ix[:, None, None] + off[None, None, :]]
+    j, i = np.divmod(np.argmax(win.reshape(len(ix), -1), axis=1), 2 * reach + 1)
+    ok = inside & (i > 0) & (i < 2 * reach) & (j > 0) & (j < 2 * reach)
+    px, py = ix - reach + i, iy - reach + j
+    centre = img[py, px]
+    dx = _vertex(img[py, px - 1], centre, img[py, np.minimum(px + 1, w - 1)])
+    dy = _vertex(img[py - 1, px], centre, img[np.minimum(py + 1, h - 1), px])
+    return np.stack([px + dx, py + dy], axis=-1), ok
 
-    def vertex(a: float, b: float, c: float) -> float:
-        d = a - 2 * b + c
-        return 0.0 if d >= 0 else 0.5 * (a - c) / d
 
-    dx = vertex(img[py, px - 1], img[py, px], img[py, px + 1])
-    dy = vertex(img[py - 1, px], img[py, px], img[py + 1, px])
-    return px + dx, py + dy
+def _vertex(a: F64, b: F64, c: F64) -> F64:
+    """Offset of the top of the parabola through three equally spaced values (0 if none)."""
+    d = a - 2 * b + c
+    out: F64 = np.where(d < 0, 0.5 * (a - c) / np.where(d < 0, d, -1.0), 0.0)
+    return out
 
 
 def _orient(b1: F64, b2: F64) -> tuple[Orientation, F64]:

@@ -28,8 +28,11 @@ black line blurred into a brown smear still weighs no more than a thin line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cached_property
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -51,6 +54,8 @@ Fills = Mapping[Hex, tuple[str, Colour]]
 _WEAK = 0.2  # share of line colour under which a pixel shows no line
 _QUIET = 6.0  # Lab distance from the fill under which a pixel shows no line at all
 _DISTINCT = 25.0  # squared Lab distance under which two colours count as one
+_SPILL_MAX = 0.5  # most of a pixel beside the hexside that the neighbouring fill can be
+_BLOCK = 32_768  # points read at a time: small enough for the working arrays to stay in cache
 
 
 class LineColours:
@@ -96,9 +101,25 @@ class Reading:
     width: float
 
     def mass(self, name: str) -> F64:
-        """Width of ``name``'s line at each place, in hex widths, shape ``(sides, places)``."""
-        own = self.label == self.owners.index(name)
-        out: F64 = (self.strength * own).sum(axis=2) * self.spacing / self.width
+        """Width of ``name``'s line at each place, in hex widths, shape ``(sides, places)``.
+
+        Every colour of the feature counts.
+        """
+        out: F64 = self._masses[[i for i, o in enumerate(self.owners) if o == name]].sum(axis=0)
+        return out
+
+    @cached_property
+    def _masses(self) -> F64:
+        """Width of each candidate colour's line at each place, ``(colours, sides, places)``.
+
+        All at once: features are weighed against each other many times over.
+        """
+        n, p = self.label.shape[:2]
+        k = len(self.owners)
+        cell = np.arange(n * p).reshape(n, p, 1) * k + self.label
+        shown = self.label >= 0
+        sums = np.bincount(cell[shown], weights=self.strength[shown], minlength=n * p * k)
+        out: F64 = sums.reshape(n, p, k).transpose(2, 0, 1) * (self.spacing / self.width)
         return out
 
     def line_mass(self) -> F64:
@@ -142,35 +163,62 @@ class LineReader:
         self.pairs = _pairs(sides, fills)
 
     def read(self, xy: F64, near_a: NDArray[np.bool_], axis: int, lines: LineColours, *,
-             other: bool = True) -> Reading:
+             spill: NDArray[np.bool_] | None = None) -> Reading:
         """Read points ``(sides, places, across, 2)`` against candidate ``lines``.
 
         ``near_a`` marks, along ``axis`` (1 places, 2 across), the points on hex
-        a's side, read against a's fill. With ``other``, a point may also hold
-        the neighbouring hex's fill (near the hexside, where it spills over);
-        far from it, it may not (a brown trail over clear is not rough ground).
+        a's side, read against a's fill. ``spill`` marks, along the same axis,
+        the points close enough to the hexside to hold some of the neighbouring
+        hex's fill too (where the two fills and the grid line blur together);
+        elsewhere, and everywhere without ``spill``, a point holds only its own
+        fill and a line (a brown trail over clear is not rough ground).
         """
         shape = xy.shape[:-1]
         per_side = int(np.prod(shape[1:]))
+        # Per point of a side: 0 on hex a's side, 1 on b's (an index into the fills).
+        half = 1 - np.broadcast_to(np.expand_dims(near_a, (0, 3 - axis)), shape)[0].reshape(-1)
+        near = None if spill is None else np.broadcast_to(
+            np.expand_dims(spill, (0, 3 - axis)), shape)[0].reshape(-1)
+        step = max(1, _BLOCK // per_side)
+        blocks = [slice(i, min(i + step, shape[0])) for i in range(0, shape[0], step)]
+        flat = xy.reshape(shape[0], per_side, 2)
+
+        def block(rows: slice) -> tuple[I64, F32]:
+            return self._block(flat[rows], rows, half, near, lines.lab)
+
+        # NumPy and OpenCV let go of the interpreter inside each call: blocks of
+        # sides are read on as many threads as OpenCV is allowed.
+        with ThreadPoolExecutor(max(1, cv2.getNumThreads())) as pool:
+            parts = list(pool.map(block, blocks))
+        label = np.concatenate([p[0] for p in parts]).reshape(shape)
+        strength = np.concatenate([p[1] for p in parts]).reshape(shape)
+        spacing = float(np.linalg.norm(xy[0, 0, 1] - xy[0, 0, 0]))
+        return Reading(label, strength, spacing, lines.owners, self.pairs, self.width)
+
+    def _block(self, xy: F64, rows: slice, half: I64, near: NDArray[np.bool_] | None,
+               lines: F32) -> tuple[I64, F32]:
+        """Labels and strengths of points ``(sides, k, 2)`` of the hexsides ``rows``."""
+        n, k = xy.shape[:2]
         # The light changes slowly: one gain a hexside, taken at its first point.
-        gain = self.light.gain(xy[:, 0, 0, 0], xy[:, 0, 0, 1]).astype(np.float32)
-        pixels = read_pixels(self.image, xy.reshape(-1, 2)).reshape(shape[0], per_side, 3)
-        x = to_lab((pixels / gain[:, None, :]).reshape(-1, 3))
-        side = np.repeat(np.arange(shape[0]), per_side)
-        # 0 where a point is on hex a's side, 1 on b's: an index into (fill a, fill b).
-        which = 1 - np.broadcast_to(np.expand_dims(near_a, (0, 3 - axis)), shape).reshape(-1)
-        fill = self.fill[which, side]
+        gain = self.light.gain(xy[:, 0, 0], xy[:, 0, 1]).astype(np.float32)
+        pixels = read_pixels(self.image, xy.reshape(-1, 2)).reshape(n, k, 3)
+        x = to_lab(pixels / gain[:, None, :]).reshape(n, k, 3)
+        fills = self.fill[:, rows]  # (2, n, 3)
+        own = fills[half].transpose(1, 0, 2)  # (n, k, 3)
+        label = np.full((n, k), -1, np.int64)
+        strength = np.zeros((n, k), np.float32)
         # Most points are plain fill: only the others need explaining.
-        busy = np.nonzero(((x - fill) ** 2).sum(axis=1) >= _QUIET ** 2)[0]
-        s, w = side[busy], which[busy]
-        across = self.fill[1 - w, s] if other else None
-        label = np.full(len(x), -1, np.int64)
-        strength = np.zeros(len(x), np.float32)
-        label[busy], strength[busy] = explain(x[busy], fill[busy], across, lines.lab,
-                                              self.symbols[w, s])
-        step = float(np.linalg.norm(xy[0, 0, 1] - xy[0, 0, 0]))
-        return Reading(label.reshape(shape), strength.reshape(shape), step, lines.owners,
-                       self.pairs, self.width)
+        off = x - own
+        busy = off[..., 0] ** 2 + off[..., 1] ** 2 + off[..., 2] ** 2 >= _QUIET ** 2
+        groups = [(busy, False)] if near is None else [(busy & ~near, False), (busy & near, True)]
+        for where, spills in groups:
+            side, point = np.nonzero(where)
+            w = half[point]
+            other = fills[1 - w, side] if spills else None
+            symbols = self.symbols[w, side + (rows.start or 0)]
+            label[side, point], strength[side, point] = explain(
+                x[side, point], own[side, point], other, lines, symbols)
+        return label, strength
 
 
 def explain(x: F32, fill: F32, other: F32 | None, lines: F32, symbols: F32
@@ -193,55 +241,84 @@ def explain(x: F32, fill: F32, other: F32 | None, lines: F32, symbols: F32
     tuple
         The line index (-1 for none) and the line's share in each pixel.
     """
-    n = len(x)
-    v = x - fill
-    # Every dot product of v, d = line - fill and o = other - fill, as (n, k)
-    # matrices from three small matrix products; no (n, k, 3) array is built.
-    ll = (lines * lines).sum(axis=1)[None, :]
-    fl = fill @ lines.T
-    vd = v @ lines.T - (v * fill).sum(axis=1)[:, None]
-    dd = np.maximum(ll - 2 * fl + (fill * fill).sum(axis=1)[:, None], 1e-6)
-    vv = (v * v).sum(axis=1)[:, None]
+    # Colour components first, one contiguous row each: every product below is a
+    # few whole-row operations, where sums over an axis of three would crawl.
+    f = np.ascontiguousarray(fill.T)
+    v = np.ascontiguousarray(x.T) - f
+    vv = _dot(v, v)
+    # Dot products with d = line - fill, as (k, n) rows: v.d and d.d.
+    vd = _with_lines(lines, v) - _dot(v, f)
+    dd = _with_lines(lines, f)
+    dd *= -2.0
+    dd += (lines * lines).sum(axis=1)[:, None]
+    dd += _dot(f, f)
+    np.maximum(dd, np.float32(1e-6), out=dd)
     a = vd / dd
     if other is None:
-        a = np.clip(a, 0.0, 1.2)
-        resid2 = vv - 2 * a * vd + a * a * dd
+        np.clip(a, 0.0, 1.2, out=a)
+        resid2 = a * dd
+        resid2 -= 2 * vd
+        resid2 *= a
+        resid2 += vv
     else:
-        o = other - fill
-        oo = (o * o).sum(axis=1)[:, None]
-        do = o @ lines.T - (o * fill).sum(axis=1)[:, None]
-        vo = (v * o).sum(axis=1)[:, None]
-        a, c = _with_other(dd, vd, oo, do, vo, a)
-        a = np.clip(a, 0.0, 1.2)
-        resid2 = vv + a * a * dd + c * c * oo - 2 * a * vd - 2 * c * vo + 2 * a * c * do
-    best = np.argmin(resid2, axis=1)
-    rows = np.arange(n)
-    strength = np.minimum(a[rows, best], 1.0)
-    symbol = _symbol_resid2(v, fill, symbols) < resid2[rows, best]
-    quiet = np.sqrt(vv[:, 0]) < _QUIET
+        a, resid2 = _with_other(v, vv, f, np.ascontiguousarray(other.T) - f, lines, vd, dd, a)
+    best = np.argmin(resid2, axis=0)
+    cols = np.arange(len(best))
+    strength = np.minimum(a[best, cols], 1.0)
+    symbol = _symbol_resid2(v, vv, f, symbols) < resid2[best, cols]
+    quiet = vv < _QUIET ** 2
     label: I64 = np.where(quiet | symbol | (strength < _WEAK), -1, best)
-    return label, np.where(label >= 0, strength, np.float32(0.0))
+    return label, np.asarray(np.where(label >= 0, strength, np.float32(0.0)), np.float32)
 
 
-def _with_other(dd: F32, vd: F32, oo: F32, do: F32, vo: F32, a: F32) -> tuple[F32, F32]:
-    """Shares of line and neighbouring fill, ``v = a d + c o`` by least squares."""
+def _dot(p: F32, q: F32) -> F32:
+    """Dot products of colours given component first, ``(3, n)`` each."""
+    out: F32 = p[0] * q[0] + p[1] * q[1] + p[2] * q[2]
+    return out
+
+
+def _with_lines(lines: F32, p: F32) -> F32:
+    """Dot products of each line colour ``(k, 3)`` with colours ``(3, n)``, as ``(k, n)``."""
+    out: F32 = lines[:, 0:1] * p[0] + lines[:, 1:2] * p[1] + lines[:, 2:3] * p[2]
+    return out
+
+
+def _with_other(v: F32, vv: F32, f: F32, o: F32, lines: F32, vd: F32, dd: F32, a: F32
+                ) -> tuple[F32, F32]:
+    """Line shares and squared residuals when ``v = a d + c o``, by least squares.
+
+    ``o`` is the neighbouring fill less the pixel's own (``(3, n)``); ``vd``,
+    ``dd`` and ``a`` are as in :func:`explain`, ``(k, n)``. ``c`` is held to at most
+    :data:`_SPILL_MAX`: a pixel on one side of the hexside is at most half the
+    other side's fill.
+    """
+    oo = _dot(o, o)
+    do = _with_lines(lines, o) - _dot(o, f)
+    vo = _dot(v, o)
     det = dd * oo - do * do
     # Only two fills that differ, and a line not along their difference, have two unknowns.
     both = (oo > _DISTINCT) & (det > 1e-3 * dd * np.maximum(oo, 1e-6))
     safe = np.where(both, det, 1.0)
-    c = np.where(both, np.clip((vo * dd - vd * do) / safe, 0.0, 1.0), 0.0)
-    return np.where(both, (vd - c * do) / dd, a), c
+    c = np.where(both, np.clip((vo * dd - vd * do) / safe, 0.0, _SPILL_MAX), 0.0)
+    a = np.clip(np.where(both, (vd - c * do) / dd, a), 0.0, 1.2)
+    resid2 = (vo * -2 + c * oo) * c + vv + a * (a * dd - 2 * vd + 2 * c * do)
+    return a.astype(np.float32), resid2.astype(np.float32)
 
 
-def _symbol_resid2(v: F32, fill: F32, symbols: F32) -> F32:
-    """Squared residual of each pixel as its fill blended with one of the fill's symbol colours."""
-    e = symbols - fill[:, None, :]
-    ee = (e * e).sum(axis=2)
-    ve = np.einsum("nj,nmj->nm", v, e)
-    b = np.clip(ve / np.maximum(ee, 1e-6), 0.0, 1.2)
-    resid2 = (v * v).sum(axis=1)[:, None] - 2 * b * ve + b * b * ee
-    # A "symbol" in the fill's own colour explains nothing a line would not.
-    out: F32 = np.where(ee > _DISTINCT, resid2, np.float32(np.inf)).min(axis=1)
+def _symbol_resid2(v: F32, vv: F32, f: F32, symbols: F32) -> F32:
+    """Squared residual of each pixel as its fill blended with one of the fill's symbol colours.
+
+    ``v`` is each pixel less its fill ``f`` (both ``(3, n)``), ``vv`` its squared length.
+    """
+    out = np.full(len(vv), np.inf, np.float32)
+    for j in range(symbols.shape[1]):
+        e = np.ascontiguousarray(symbols[:, j, :].T) - f
+        ee = _dot(e, e)
+        ve = _dot(v, e)
+        b = np.clip(ve / np.maximum(ee, 1e-6), 0.0, 1.2)
+        resid2 = vv - 2 * b * ve + b * b * ee
+        # A "symbol" in the fill's own colour explains nothing a line would not.
+        np.minimum(out, np.where(ee > _DISTINCT, resid2, np.float32(np.inf)), out=out)
     return out
 
 

@@ -68,11 +68,13 @@ def _grid_spec(fit: GridFit) -> dict[str, Any]:
         "cols": grid.cols,
         "rows": grid.rows,
         "exclude": sorted(grid.exclude),
-        # map.json keeps a rotated, separately scaled grid: the fit's shear and
-        # perspective (a fraction of a pixel on a flat scan) are dropped here.
+        # The fitted matrix, shear and all, is what the hexes are placed by; dx, dy
+        # and rotation stay as the nearest upright grid (what VASSAL and people
+        # read). Only the perspective, a fraction of a pixel on a flat scan, is lost.
         "layout": {"dx": round(math.hypot(a, c), 3), "dy": round(math.hypot(b, d), 3),
                    "x0": round(layout.x0, 3), "y0": round(layout.y0, 3),
-                   "rotation": round(math.degrees(math.atan2(c, a)), 4) + 0.0},
+                   "rotation": round(math.degrees(math.atan2(c, a)), 4) + 0.0,
+                   "affine": [round(v, 5) + 0.0 for v in (a, b, c, d)]},
     }
 
 

@@ -12,7 +12,8 @@ from pipeline.digitize.gridfile import grid_from_data, grid_from_spec
 from pipeline.digitize.gridfit import apply_homography, fit_homography, hex_units
 from pipeline.digitize.gridfit import robust_homography
 from pipeline.digitize.lattice import find_lattice
-from pipeline.digitize.ink import gray, ink_map
+from pipeline.digitize.calibrate import _middle_lattice
+from pipeline.digitize.ink import Pyramid, gray, ink_map
 from pipeline.errors import DataError, GridError, ImageError
 from pipeline.hexgrid import Hex, HexGrid, Layout, Numbering, Orientation
 from pipeline.model import MapData
@@ -160,6 +161,36 @@ def test_small_hexes_on_a_big_scan_are_found_in_the_middle():
     fit = calibrate(image)
     assert (fit.grid.cols, fit.grid.rows) == (40, 60)
     assert fit.hex_width == pytest.approx(26.0, rel=0.002)
+
+
+def test_big_hexes_in_the_middle_are_looked_at_halved():
+    # A big scan whose whole view makes its hexes too small to trust looks again at its
+    # middle: halved when the hexes are big, which must find the same lattice.
+    rendered = render_map(sample_map("flat", 16, 14, seed=4), RenderStyle(hex_size=70.0,
+                                                                          supersample=1))
+    luma = Pyramid(rendered.image)
+    halved = _middle_lattice(luma, 70.0 * math.sqrt(3) / 2)
+    full = _middle_lattice(luma, 0.0)
+    layout = rendered.grid.layout
+    assert layout is not None
+    for orientation, matrix in (halved, full):
+        assert orientation is Orientation.FLAT
+        assert matrix[:2, :2] == pytest.approx(np.reshape(layout.matrix, (2, 2)), abs=0.3)
+        # The origin is a hex centre of the printed grid.
+        uv = np.linalg.solve(matrix[:2, :2], matrix[:2, 2] - (layout.x0, layout.y0))
+        q, r = uv[0], uv[1] - uv[0] / 2
+        assert abs(q - round(q)) < 0.05 and abs(r - round(r)) < 0.05
+
+
+def test_a_colour_pyramid_halves_as_its_luma_does():
+    image = np.random.default_rng(0).integers(0, 256, (301, 203, 3), dtype=np.uint8)
+    colour, luma = Pyramid(image), Pyramid(gray(image))
+    for k in (1, 2, 3):
+        assert np.array_equal(colour.level(k), luma.level(k))
+    assert np.array_equal(colour.window(100, 50, 64), luma.window(100, 50, 64))
+    # Halved twice (the odd last row and column left out), then shrunk by 1.25.
+    small, scale = colour.reduced(5.0)
+    assert small.shape == (60, 40) and (scale.fx, scale.fy) == (5.0, 5.0)
 
 
 def test_lattice_orientation_and_pitches():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from pipeline.digitize import (
     legend_from_map,
     overlay,
 )
+from pipeline.digitize.gridfile import grid_from_spec
 from pipeline.digitize.outputs import build_map
 from pipeline.errors import DataError
 from pipeline.model import MapData, dumps, map_from_data
@@ -43,6 +45,20 @@ def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
     assert sides[("1806", "1807")] == ["bridge", "river", "road"]
     edge = [s for s in doc.hexsides if s.hex is not None]
     assert any(s.hex == "0121" and s.direction == "SW" and s.features == ["road"] for s in edge)
+
+
+def test_map_json_keeps_the_fitted_affine_grid(demo_scanned: RoundTrip):
+    fit = demo_scanned.result.fit
+    spec = demo_scanned.result.map.boards[0].grid
+    assert spec.layout is not None and spec.layout.affine is not None
+    kept = grid_from_spec(spec)
+    hexes = kept.hexes()
+    fitted = np.array([fit.grid.center(h) for h in hexes])
+    assert np.abs(np.array([kept.center(h) for h in hexes]) - fitted).max() < 0.01
+    # Without its shear the grid is a pixel out at the far corner of this scan.
+    assert kept.layout is not None
+    upright = replace(kept, layout=replace(kept.layout, affine=None))
+    assert np.abs(np.array([upright.center(h) for h in hexes]) - fitted).max() > 0.5
 
 
 def test_geojson_has_a_polygon_per_hex_and_a_line_per_feature(demo_scanned: RoundTrip):
