@@ -16,9 +16,10 @@ SURFACE = {
         "ModuleError", "did_you_mean",
     },
     "pipeline.hexgrid": {
-        "AXIAL_DIRECTIONS", "HALF_HEX", "STAGGERS", "Hex", "HexGrid", "Hexside", "Layout",
-        "Numbering", "Orientation", "axial_to_offset", "direction_names", "distance", "line",
-        "SightLine", "offset_to_axial", "ring", "sight_line",
+        "AXIAL_DIRECTIONS", "HALF_HEX", "STAGGERS", "Hex", "HexGrid", "Hexside", "JoinedGrid",
+        "Layout", "Numbering", "Orientation", "axial_to_offset", "board_shift",
+        "direction_names", "distance", "join_grids", "line", "SightLine", "offset_to_axial",
+        "ring", "sight_line",
     },
     "pipeline.cli": {"cli", "main"},
     "pipeline.files": {"atomic_file", "write_bytes_atomic", "write_text_atomic"},

@@ -22,6 +22,7 @@ from pipeline.hexgrid.coords import (
     ring,
 )
 from pipeline.hexgrid.grid import HALF_HEX, HexGrid, Hexside
+from pipeline.hexgrid.joined import JoinedGrid, board_shift, join_grids
 from pipeline.hexgrid.layout import Layout
 from pipeline.hexgrid.numbering import STAGGERS, Numbering
 from pipeline.hexgrid.sightline import SightLine, sight_line
@@ -33,12 +34,15 @@ __all__ = [
     "Hex",
     "HexGrid",
     "Hexside",
+    "JoinedGrid",
     "Layout",
     "Numbering",
     "Orientation",
     "axial_to_offset",
+    "board_shift",
     "direction_names",
     "distance",
+    "join_grids",
     "line",
     "SightLine",
     "sight_line",

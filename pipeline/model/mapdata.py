@@ -19,7 +19,16 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import Field, PrivateAttr, model_validator
 
 from pipeline.errors import GridError, did_you_mean
-from pipeline.hexgrid import Hex, HexGrid, Layout, Numbering, Orientation
+from pipeline.hexgrid import (
+    Hex,
+    HexGrid,
+    JoinedGrid,
+    Layout,
+    Numbering,
+    Orientation,
+    board_shift,
+    join_grids,
+)
 from pipeline.model.base import Cite, Color, Invalid, Model, Name, Note
 from pipeline.model.documents import read_json, validate_document
 
@@ -105,12 +114,28 @@ class GridSpec(Model):
     layout: LayoutSpec | None = None
 
 
+class BoardPlacement(Model):
+    """Where a board lies on the first board's hex lattice (boards after the first only).
+
+    ``hex`` is one of this board's ids and ``at`` the id the first board's numbering
+    gives the same place, read beyond its edge if need be: ``{"hex": "B0101", "at":
+    "A5201"}`` puts board B just east of a 51-column board A.
+    """
+
+    hex: str = Field(min_length=1)
+    at: str = Field(min_length=1)
+    note: Note = ""
+
+
 class Board(Model):
     """One map board; games on two boards (Cobra's A and B) have two."""
 
     name: str = Field(min_length=1)
     grid: GridSpec
     image: str | None = None
+    placement: BoardPlacement | None = Field(
+        None, description="how this board joins the first one; with every board after the"
+        " first placed, the rules engine plays them as one map")
     note: Note = ""
 
 
@@ -276,12 +301,14 @@ class MapData(Model):
     edges: dict[EdgeName, MapEdge] = {}
 
     _boards: list[_BoardGrid] = PrivateAttr(default_factory=list)
+    _joined: JoinedGrid | None = PrivateAttr(default=None)
 
     # -- checks that need the whole document --------------------------------------
 
     @model_validator(mode="after")
     def _check(self) -> Self:
         self._boards = _build_boards(self.boards)
+        self._joined = _join_boards(self._boards)
         if self.default_terrain not in self.terrain_types:
             raise Invalid(("default_terrain",), self._unknown("terrain", self.default_terrain))
         for hex_id, entry in self.hexes.items():
@@ -323,8 +350,15 @@ class MapData(Model):
             a_board, a = self._require_hex((*where, "hexes", 0), a_id)
             b_board, b = self._require_hex((*where, "hexes", 1), b_id)
             if a_board is not b_board:
-                raise Invalid((*where, "hexes"), f"hexes '{a_id}' and '{b_id}' are on different"
-                              " boards; hexsides across a board seam are not supported yet")
+                joined = self.joined_grid()
+                if joined is None:
+                    raise Invalid((*where, "hexes"), f"hexes '{a_id}' and '{b_id}' are on"
+                                  " different boards, and the boards are not placed (give each"
+                                  " board after the first a placement)")
+                if not joined.adjacent(joined.hex(a_id), joined.hex(b_id)):
+                    raise Invalid((*where, "hexes"), f"hexes '{a_id}' and '{b_id}' are not"
+                                  " adjacent across the seam, so they share no hexside")
+                return self._check_features(where, side)
             if a == b:
                 raise Invalid((*where, "hexes"), "a hexside joins two different hexes,"
                               f" got '{a_id}' twice")
@@ -343,6 +377,9 @@ class MapData(Model):
                 other_id = board.grid.id(other)
                 raise Invalid(where, f"hexside {hex_id}/{direction} is inside the map, not on its"
                               f' edge: write it as {{"hexes": ["{hex_id}", "{other_id}"]}}')
+        self._check_features(where, side)
+
+    def _check_features(self, where: tuple[str | int, ...], side: HexsideEntry) -> None:
         for j, name in enumerate(side.features):
             if name not in self.hexside_features:
                 raise Invalid((*where, "features", j), self._unknown("hexside feature", name))
@@ -364,6 +401,13 @@ class MapData(Model):
     def grids(self) -> dict[str, HexGrid]:
         """Each board's :class:`~pipeline.hexgrid.HexGrid`, by board name, in board order."""
         return {b.board.name: b.grid for b in self._board_grids()}
+
+    def joined_grid(self) -> JoinedGrid | None:
+        """All boards on one lattice when every board after the first has a placement
+        (``None`` for a single board or unplaced boards)."""
+        if self._joined is None and len(self.boards) > 1:
+            self._joined = _join_boards(self._board_grids())
+        return self._joined
 
     def board_for(self, hex_id: str) -> Board | None:
         """The board a printed hex id is on, or ``None`` when it is on no board."""
@@ -417,6 +461,39 @@ class MapData(Model):
                 return f"board {b.board.name}: {b.why_not(hex_id) or 'on the map'}"
         extents = "; ".join(f"board {b.board.name}: {b.grid.describe_extent()}" for b in boards)
         return f"hex '{hex_id}' is not on any board ({extents})"
+
+
+def _join_boards(boards: list[_BoardGrid]) -> JoinedGrid | None:
+    """The boards on the first one's lattice, if each later board says where it lies."""
+    if len(boards) < 2:
+        return None
+    first = boards[0]
+    if first.board.placement is not None:
+        raise Invalid(("boards", 0, "placement"), "the first board is where the others are"
+                      " placed: it takes no placement")
+    placed = [b for b in boards[1:] if b.board.placement is not None]
+    if not placed:
+        return None
+    if len(placed) < len(boards) - 1:
+        missing = next(i for i, b in enumerate(boards) if i and b.board.placement is None)
+        raise Invalid(("boards", missing, "placement"), "every board after the first needs a"
+                      " placement once one has it")
+    parts = [(first.grid, Hex(0, 0))]
+    for i, b in enumerate(boards[1:], start=1):
+        spot = b.board.placement
+        assert spot is not None
+        where = ("boards", i, "placement")
+        if b.find(spot.hex) is None:
+            raise Invalid((*where, "hex"), f"hex '{spot.hex}' is not on board"
+                          f" '{b.board.name}' ({b.grid.describe_extent()})")
+        try:
+            parts.append((b.grid, board_shift(first.grid, spot.at, b.grid, spot.hex)))
+        except GridError as exc:
+            raise Invalid((*where, "at"), str(exc)) from None
+    try:
+        return join_grids(parts)
+    except GridError as exc:
+        raise Invalid(("boards",), str(exc)) from None
 
 
 def _build_boards(boards: list[Board]) -> list[_BoardGrid]:

@@ -226,6 +226,8 @@ def drawn_hexsides(data: MapData, grid: HexGrid, style: RenderStyle
     out: dict[Hexside, frozenset[str]] = {}
     kinds = {n: f.kind for n, f in data.hexside_features.items()}
     for entry in data.hexsides:
+        if not all(grid.has_id(i) for i in (entry.hexes or (str(entry.hex),))):
+            continue  # on another board, or across a seam between boards
         if entry.hexes is not None:
             a, b = (grid.hex(i) for i in entry.hexes)
         else:

@@ -63,8 +63,14 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
                         ) -> Situation:
     """Join the documents of a game into the engine's :class:`Situation`."""
     grids = map_data.grids()
-    board = _board(map_data, position, position_file) if len(grids) > 1 else next(iter(grids))
-    grid = grids[board]
+    joined = map_data.joined_grid()
+    board: str | None = None
+    if joined is not None:
+        grid: HexGrid = joined  # every board placed: one map (map.json boards[].placement)
+    else:
+        board = _board(map_data, position, position_file) if len(grids) > 1 else next(
+            iter(grids))
+        grid = grids[board]
     gmap = GameMap(grid, _terrain(map_data, grid), _hexsides(map_data, grid),
                    {name: edge.role for name, edge in map_data.edges.items()},
                    map_data.default_terrain)
@@ -74,7 +80,7 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
         rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
     )
     units, markers, state = _position(position, manifest, grid, position_file)
-    if len(grids) > 1:
+    if len(grids) > 1 and board is not None:
         state["board"] = board
     situation = Situation(rules.system, gmap, chart, units, markers, state, rules)
     refuse_mixed_hexes(situation, position_file, "units")
@@ -84,9 +90,9 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
 def _board(map_data: MapData, position: Position | None, file: str | None) -> str:
     """The one board a position's units and markers stand on.
 
-    The engine answers on one board at a time: how two boards join (Cobra's A
-    and B) is printed on the maps, not in the rules, so the map data cannot
-    join them yet. A position on one board is answered on that board alone.
+    Boards whose placement map.json does not give (Cobra's A and B: how they
+    join is printed on the maps, not in the rules) are answered one at a time:
+    a position on one board is answered on that board alone.
     """
     names = ", ".join(map_data.grids())
     placed = [] if position is None else [
@@ -100,8 +106,8 @@ def _board(map_data: MapData, position: Position | None, file: str | None) -> st
                          " engine answers on one at a time: give a position with units on"
                          " the board to ask about")
     raise DataError(file, "units", f"the position spans boards {', '.join(sorted(boards))}:"
-                    " the engine answers on one board at a time (the map data does not say"
-                    " how the boards join)")
+                    " the engine answers on one board at a time until map.json says how the"
+                    " boards join (boards[].placement)")
 
 
 def _terrain(map_data: MapData, grid: HexGrid) -> dict[Hex, tuple[str, ...]]:

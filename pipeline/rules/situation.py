@@ -67,13 +67,20 @@ class GameMap:
         return h in self._feature_hexes.get(feature, frozenset())
 
     def edge_hexes(self, edge: str) -> frozenset[Hex]:
-        """The map's hexes along one edge (``north``, ``south``, ``east``, ``west``)."""
-        g = self.grid
-        wanted = {"north": (1, 0), "south": (1, g.rows - 1), "west": (0, 0), "east": (0, g.cols - 1)}
+        """The map's hexes along one edge (``north``, ``south``, ``east``, ``west``): the
+        first or last hex of each column (north, south) or row (west, east), so the
+        edges of boards joined side by side are those of the whole map."""
+        wanted = {"north": (1, min), "south": (1, max), "west": (0, min), "east": (0, max)}
         if edge not in wanted:
             raise RulesError(f"unknown map edge {edge!r}: use north, south, east or west")
-        axis, value = wanted[edge]
-        return frozenset(h for h in g.hexes() if g.offset(h)[axis] == value)
+        axis, pick = wanted[edge]
+        extreme: dict[int, int] = {}
+        for h in self.grid.hexes():
+            at = self.grid.offset(h)
+            line, place = at[1 - axis], at[axis]
+            extreme[line] = pick(extreme.get(line, place), place)
+        return frozenset(h for h in self.grid.hexes()
+                         if self.grid.offset(h)[axis] == extreme[self.grid.offset(h)[1 - axis]])
 
 
 @dataclass(frozen=True)

@@ -376,11 +376,49 @@ def test_hex_not_on_any_board_names_each_boards_range():
         " B0101 to B3034)")
 
 
-def test_hexsides_across_two_boards_are_refused_for_now():
+def test_hexsides_across_unplaced_boards_are_refused():
     doc = two_boards(hexsides=[{"hexes": ["A5101", "B0101"], "features": ["major_river"]}])
     assert error_of(lambda: map_from_data(doc, "cobra.json")) == (
-        "cobra.json: hexsides[0].hexes: hexes 'A5101' and 'B0101' are on different boards;"
-        " hexsides across a board seam are not supported yet")
+        "cobra.json: hexsides[0].hexes: hexes 'A5101' and 'B0101' are on different boards,"
+        " and the boards are not placed (give each board after the first a placement)")
+
+
+def placed(**spot: Any) -> dict[str, Any]:
+    doc = two_boards()
+    doc["boards"][1]["placement"] = spot
+    return doc
+
+
+def test_placed_boards_join_on_one_lattice():
+    """B placed just east of A's 51 columns: B's first column follows A5101 across the seam."""
+    doc = map_from_data(placed(hex="B0101", at="A5201"), "cobra.json")
+    joined = doc.joined_grid()
+    assert joined is not None and len(joined.hexes()) == 51 * 34 + 30 * 34
+    a5101 = joined.hex("A5101")
+    assert {joined.id(n) for n in joined.neighbours(a5101)} >= {"B0101"}
+    assert joined.id(joined.hex("B3034")) == "B3034"
+    seam = two_boards(hexsides=[{"hexes": ["A5101", "B0101"], "features": ["major_river"]}])
+    seam["boards"][1]["placement"] = {"hex": "B0101", "at": "A5201"}
+    assert len(map_from_data(seam, "cobra.json").hexsides) == 1
+    assert map_from_data(two_boards(), "cobra.json").joined_grid() is None
+
+
+def test_board_placement_errors_are_located():
+    assert error_of(lambda: map_from_data(placed(hex="B9999", at="A5201"), "m.json")) == (
+        "m.json: boards[1].placement.hex: hex 'B9999' is not on board 'B'"
+        " (30 columns x 34 rows, B0101 to B3034)")
+    assert error_of(lambda: map_from_data(placed(hex="B0101", at="A5001"), "m.json")) == (
+        "m.json: boards: the boards overlap: B0101 falls on A5001")
+    doc = placed(hex="B0101", at="A5201")
+    doc["boards"][0]["placement"] = {"hex": "A0101", "at": "A0101"}
+    assert error_of(lambda: map_from_data(doc, "m.json")) == (
+        "m.json: boards[0].placement: the first board is where the others are placed:"
+        " it takes no placement")
+    far = two_boards(hexsides=[{"hexes": ["A0101", "B0101"], "features": ["major_river"]}])
+    far["boards"][1]["placement"] = {"hex": "B0101", "at": "A5201"}
+    assert error_of(lambda: map_from_data(far, "m.json")) == (
+        "m.json: hexsides[0].hexes: hexes 'A0101' and 'B0101' are not adjacent across the"
+        " seam, so they share no hexside")
 
 
 def test_pointy_grids_load_with_their_own_staggers_and_directions():

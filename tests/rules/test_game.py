@@ -68,3 +68,40 @@ def test_position_with_a_unit_in_an_enemy_occupied_hex_is_refused(game):
     path = _position(game, edit)
     with pytest.raises(DataError, match="holds units of both sides"):
         load_game(game, path)
+
+
+def _two_boards(game: Path) -> Path:
+    """The demo folder turned into a map of two 4 x 3 boards, B placed east of A."""
+    doc = json.loads((game / "map.json").read_text())
+    doc["boards"] = [
+        {"name": "A", "grid": {"orientation": "flat", "cols": 4, "rows": 3,
+                               "numbering": {"stagger": "even-down", "prefix": "A"}}},
+        {"name": "B", "grid": {"orientation": "flat", "cols": 4, "rows": 3,
+                               "numbering": {"stagger": "even-down", "prefix": "B"}},
+         "placement": {"hex": "B0101", "at": "A0501"}},
+    ]
+    doc.update(hexes={"B0302": {"terrain": ["beach"]}}, hexsides=[], locations=[], edges={})
+    (game / "map.json").write_text(json.dumps(doc))
+    position = {"kind": "position", "game": "omaha", "illustrative": True, "turn": 2,
+                "phase": "movement", "active_side": "allied",
+                "units": [{"id": "9/2", "hex": "A0102"}, {"id": "914/352", "hex": "A0103"}],
+                "markers": [{"type": "beachhead", "hex": "B0302"}]}
+    path = game / "position-two-boards.json"
+    path.write_text(json.dumps(position))
+    return path
+
+
+def test_placed_boards_are_one_map_for_movement_and_supply(game):
+    """map.json boards[1].placement joins B east of A: a move and a supply line cross
+    the seam (000 §5.4 clear 1 MP a hex; 000 §12.0 a path to the beachhead marker)."""
+    engine = Engine(load_game(game, _two_boards(game)))
+    assert "board" not in engine.situation.state
+    reach = engine.reachable("914/352")             # German leg unit, MA 4, all clear
+    costs = {engine.name(h): c for h, c in reach.costs.items()}
+    assert costs["A0403"] == 3 and costs["B0102"] == 4 and costs["B0103"] == 4
+    assert "B0203" not in costs                     # five hexes away
+    *_, last_on_a, end = [engine.name(h) for h in reach.paths[engine.grid.hex("B0103")]]
+    assert end == "B0103" and last_on_a.startswith("A04")   # across the seam
+    answer = engine.supply()["9/2"]
+    assert answer.in_supply and engine.name(answer.path[-1]) == "B0302"
+    assert {engine.name(h) for h in answer.path} & {"A0401", "A0402", "A0403"}
