@@ -75,12 +75,15 @@ class GameMap:
             raise RulesError(f"unknown map edge {edge!r}: use north, south, east or west")
         axis, pick = wanted[edge]
         extreme: dict[int, int] = {}
-        for h in self.grid.hexes():
-            at = self.grid.offset(h)
+        for at in self._offsets.values():
             line, place = at[1 - axis], at[axis]
             extreme[line] = pick(extreme.get(line, place), place)
-        return frozenset(h for h in self.grid.hexes()
-                         if self.grid.offset(h)[axis] == extreme[self.grid.offset(h)[1 - axis]])
+        return frozenset(h for h, at in self._offsets.items()
+                         if at[axis] == extreme[at[1 - axis]])
+
+    @cached_property
+    def _offsets(self) -> dict[Hex, tuple[int, int]]:
+        return {h: self.grid.offset(h) for h in self.grid.adjacency}
 
 
 @dataclass(frozen=True)

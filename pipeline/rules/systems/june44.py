@@ -37,6 +37,8 @@ _NO_SOURCE = {ALLIED: "no friendly-controlled beach hex",
               GERMAN: "no south or east map edge and no German-controlled Cherbourg"}
 
 
+_UNKNOWN = object()  # a memo miss, told apart from a remembered None
+
 class June44(System):
     """001: June '44 rules."""
 
@@ -98,8 +100,20 @@ class June44(System):
         """001 §6.0: what makes the step ``frm``→``to`` prohibited terrain, or ``None``:
         the Caen Canal unless a road crosses it (6.2 example: "it cannot cross the
         Caen Canal unless a bridge exists"), or a hex or hexside the chart prohibits
-        (§10.1, TEC)."""
-        features = engine.situation.map.features(frm, to)
+        (§10.1, TEC). Remembered per combination of hexside, terrain and road hexes."""
+        gmap = engine.situation.map
+        features = gmap.features(frm, to)
+        key = ("june44_prohibited", unit_class, features, gmap.tags(to),
+               gmap.is_feature_hex(frm, "road"), gmap.is_feature_hex(to, "road"))
+        known = engine.memo.get(key, _UNKNOWN)
+        if known is _UNKNOWN:
+            known = engine.memo[key] = self._prohibited(engine, frm, to, unit_class, features)
+        assert known is None or isinstance(known, str)
+        return known
+
+    def _prohibited(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
+                    features: frozenset[str]) -> str | None:
+        """:meth:`prohibited`, worked out (001 §6.0, §10.1)."""
         if "canal" in features and "road" not in features:
             return "the Caen Canal"
         found = self.prohibiting(engine, frm, to, unit_class, self.bridged(features))
