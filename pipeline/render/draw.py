@@ -14,6 +14,7 @@ river.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -183,7 +184,8 @@ def render_map(data: MapData, style: RenderStyle | None = None, board: str | Non
     style
         How to draw (defaults: 48 px flat fills, plain grid, no ids).
     board
-        Board name; the first board by default.
+        Board name; by default the first board, or every board when map.json
+        places them on one lattice (``boards[].placement``).
 
     Returns
     -------
@@ -192,13 +194,13 @@ def render_map(data: MapData, style: RenderStyle | None = None, board: str | Non
     """
     style = style or RenderStyle()
     grids = data.grids()
+    joined = data.joined_grid() if board is None else None
     name = board if board is not None else next(iter(grids))
     if name not in grids:
         raise DataError(None, "board", f"no board named {name!r} (boards: {', '.join(grids)})")
-    plain = grids[name]
+    plain = joined if joined is not None else grids[name]
     layout, width, height = board_layout(plain, style)
-    grid = HexGrid(plain.orientation, plain.numbering, plain.cols, plain.rows,
-                   plain.exclude, layout)
+    grid = dataclasses.replace(plain, layout=layout)
     painter = _Painter(grid, style, width, height)
     colours = _colours(data, style)
     hexes = grid.hexes()

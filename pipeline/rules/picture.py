@@ -26,7 +26,6 @@ from pipeline.counters.typeset import font
 from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import MapData
 from pipeline.render import RenderStyle, render_map
-from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Reach
 from pipeline.rules.situation import Situation
 from pipeline.rules.systems.base import SupplyAnswer
@@ -50,9 +49,6 @@ class _Canvas:
     """The map drawn from its data, and Pillow drawing in its pixel coordinates."""
 
     def __init__(self, data: MapData, board: str | None, style: PictureStyle) -> None:
-        if data.joined_grid() is not None:
-            raise RulesError("--picture: boards joined into one map are not drawn yet"
-                             " (ask without --picture for the answer)")
         rendered = render_map(data, RenderStyle(hex_size=style.hex_size, ids=True,
                                                 supersample=1), board)
         self.grid: HexGrid = rendered.grid

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pipeline.errors import DataError
+from pipeline.model import load_map
+from pipeline.render import RenderStyle, render_map
 from pipeline.rules import Engine
 from pipeline.rules.errors import RulesError
 from pipeline.rules.game import load_game
+from pipeline.rules.picture import PictureStyle, supply_picture
 
 
 def _position(game: Path, edit) -> Path:
@@ -105,3 +109,19 @@ def test_placed_boards_are_one_map_for_movement_and_supply(game):
     answer = engine.supply()["9/2"]
     assert answer.in_supply and engine.name(answer.path[-1]) == "B0302"
     assert {engine.name(h) for h in answer.path} & {"A0401", "A0402", "A0403"}
+
+
+def test_placed_boards_are_drawn_as_one_map(game):
+    """--picture on joined boards draws both (the map's own ids on each) with the supply
+    line crossing the seam to the ringed source in B0302."""
+    engine = Engine(load_game(game, _two_boards(game)))
+    data = load_map(game / "map.json")
+    style = RenderStyle(hex_size=40.0, ids=True, supersample=1)
+    one, both = render_map(data, style, "A"), render_map(data, style)
+    assert both.image.shape[1] > 1.6 * one.image.shape[1]   # eight columns, not four
+    picture = np.asarray(supply_picture(data, engine.situation, engine.supply(),
+                                        PictureStyle(hex_size=40.0)))
+    corners = both.grid.corners(both.grid.hex("B0302"))
+    (x0, y0), (x1, y1) = corners[0], corners[1]
+    r, g, b = picture[round((y0 + y1) / 2), round((x0 + x1) / 2)].astype(int)
+    assert g > r + 60 and g > b + 40, (r, g, b)   # the source's green ring
