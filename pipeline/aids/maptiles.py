@@ -1,7 +1,7 @@
 """The map for printing: each board drawn at true scale and split over Letter or A4 pages.
 
-A board is drawn plainly with Pillow from ``map.json`` (hex fills in the
-terrain colours, the grid, the hex ids), at a hex size given in inches across
+A board is drawn from ``map.json`` (hex fills in the terrain colours, the
+grid, the hexside features, the hex ids), at a hex size given in inches across
 the flats (the printed maps' size is not in the data; 5/8 inch is the common
 one). The picture is then cut into tiles the size of a page's printable area;
 neighbouring tiles share ``overlap`` inches, and marks in the margins show where
@@ -17,24 +17,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from pipeline.aids.page import BLACK, Line, Page, Picture, Text, paper_points
-from pipeline.aids.tec import parse_colour
-from pipeline.counters.typeset import font
 from pipeline.errors import DataError
-from pipeline.hexgrid import Hex, HexGrid, Layout, Orientation
 from pipeline.model.mapdata import MapData
+from pipeline.render import RenderStyle, render_map
 
 __all__ = ["DEFAULT_HEX_SIZE", "Tile", "map_tile_pages", "plan_tiles", "render_board",
            "tile_image"]
 
 DEFAULT_HEX_SIZE = 0.625
 """Hex width across the flats in inches when neither the data nor the caller gives one."""
-SQRT3_2 = math.sqrt(3) / 2
-PAPER = (255, 255, 255)
-GRID_COLOUR = (40, 40, 40)
-FALLBACK = (230, 230, 230)
 
 
 @dataclass(frozen=True)
@@ -50,6 +44,10 @@ class Tile:
 def render_board(data: MapData, board: str, hex_size: float = DEFAULT_HEX_SIZE,
                  dpi: float = 150.0, *, ids: bool = True) -> Image.Image:
     """A board of ``data`` drawn at ``hex_size`` inches across the flats and ``dpi``.
+
+    The board is drawn by :func:`pipeline.render.render_map`, the same drawing the
+    digitizer's bench uses: terrain fills, second terrains as discs, the grid, and
+    the hexside features (rivers, roads, bars, bridges) in the map's colours.
 
     Parameters
     ----------
@@ -67,44 +65,10 @@ def render_board(data: MapData, board: str, hex_size: float = DEFAULT_HEX_SIZE,
         raise DataError(None, "boards", f"no board '{board}' (boards: {', '.join(grids)})")
     if not (hex_size > 0 and dpi > 0):
         raise DataError(None, "--hex-size", "hex size and dpi must be positive")
-    grid = grids[board]
     s = hex_size * dpi
-    dx, dy = (s * SQRT3_2, s) if grid.orientation is Orientation.FLAT else (s, s * SQRT3_2)
-    hexes = grid.hexes()
-    probe = Layout(dx=dx, dy=dy)
-    corners = [c for h in hexes for c in probe.corners(h, grid.orientation)]
-    margin = s * 0.25
-    x0 = margin - min(c[0] for c in corners)
-    y0 = margin - min(c[1] for c in corners)
-    width = math.ceil(max(c[0] for c in corners) + x0 + margin)
-    height = math.ceil(max(c[1] for c in corners) + y0 + margin)
-    layout = Layout(dx=dx, dy=dy, x0=x0, y0=y0)
-    colours = {name: parse_colour(kind.color) or FALLBACK
-               for name, kind in data.terrain_types.items()}
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
-    line = max(1, round(s * 0.03))
-    face = font("condensed", max(6, round(s * 0.16)))
-    for h in hexes:
-        _draw_hex(draw, grid, layout, h, colours, data, line)
-    if ids:
-        for h in hexes:
-            cx, cy = layout.center(h, grid.orientation)
-            draw.text((cx, cy - s * 0.3), grid.id(h), fill=BLACK, font=face, anchor="mm")
-    return image
-
-
-def _draw_hex(draw: ImageDraw.ImageDraw, grid: HexGrid, layout: Layout, h: Hex,
-              colours: dict[str, tuple[int, int, int]], data: MapData, line: int) -> None:
-    terrain = data.terrain_of(grid.id(h))
-    fill = colours.get(terrain[0], FALLBACK)
-    points = layout.corners(h, grid.orientation)
-    draw.polygon(points, fill=fill, outline=GRID_COLOUR, width=line)
-    if len(terrain) > 1:
-        cx, cy = layout.center(h, grid.orientation)
-        r = layout.dy * 0.15
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colours.get(terrain[1], FALLBACK),
-                     outline=GRID_COLOUR)
+    style = RenderStyle(hex_size=max(4.0, s), margin=s * 0.25, ids=ids, supersample=2,
+                        grid_color="#282828")
+    return Image.fromarray(render_map(data, style, board).image)
 
 
 def plan_tiles(width: int, height: int, *, tile: tuple[int, int], overlap: int) -> list[Tile]:

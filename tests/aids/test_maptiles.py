@@ -80,3 +80,17 @@ def test_pages_print_the_map_at_true_scale_with_alignment_marks(demo):
 def test_an_overlap_of_half_a_page_is_refused():
     with pytest.raises(DataError, match="overlap"):
         plan_tiles(1000, 1000, tile=(100, 100), overlap=60)
+
+
+def test_hexside_features_are_printed_on_the_tiles(demo):
+    """The Douve/Taute river of the demo map (blue, along hexsides) is on the printed board,
+    and is gone when the map lists no hexsides."""
+    river = tuple(int(demo.hexside_features["river"].color[i:i + 2], 16) for i in (1, 3, 5))
+
+    def river_pixels(data) -> int:
+        image = render_board(data, "omaha", hex_size=0.625, dpi=60)
+        return sum(n for n, c in image.getcolors(1 << 20)
+                   if sum(abs(a - b) for a, b in zip(c, river)) < 30)
+
+    bare = demo.model_copy(update={"hexsides": []})
+    assert river_pixels(demo) > 200 and river_pixels(bare) < 20
