@@ -788,9 +788,7 @@ class Cobra(System):
                 remaining.discard(x)
                 if not remaining:
                     break
-            if x not in is_open:
-                is_open[x] = self._supply_open(engine, tracing, x, sources.get(x, False))
-            if not is_open[x]:
+            if not self._passes(engine, tracing, is_open, sources, x):
                 continue
             for y in adjacency[x]:
                 nxt: _State = (y, 0, False)
@@ -798,6 +796,15 @@ class Cobra(System):
                     count[nxt], parent[nxt] = count[state] + 1, state
                     queue.append(nxt)
         return _Lines(best, count, parent)
+
+    def _passes(self, engine: Engine, tracing: _Tracing, is_open: dict[Hex, bool],
+                sources: dict[Hex, bool], x: Hex) -> bool:
+        """Whether a line may run on through ``x`` (003 §10.3.1, :meth:`_supply_open`),
+        remembered in ``is_open``."""
+        known = is_open.get(x)
+        if known is None:
+            known = is_open[x] = self._supply_open(engine, tracing, x, sources.get(x, False))
+        return known
 
     @staticmethod
     def _open_hexes(engine: Engine, tracing: _Tracing) -> dict[Hex, bool]:
@@ -872,9 +879,7 @@ class Cobra(System):
                     remaining.discard(x)
                     if not remaining:
                         break
-            if x not in is_open:
-                is_open[x] = self._supply_open(engine, tracing, x, sources.get(x, False))
-            if not is_open[x]:
+            if not self._passes(engine, tracing, is_open, sources, x):
                 continue
             base = counts[x] if bocage_two else 1
             marsh = x in marsh_hexes

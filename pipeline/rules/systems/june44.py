@@ -39,6 +39,7 @@ _NO_SOURCE = {ALLIED: "no friendly-controlled beach hex",
 
 _UNKNOWN = object()  # a memo miss, told apart from a remembered None
 
+
 class June44(System):
     """001: June '44 rules."""
 
