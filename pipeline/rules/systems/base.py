@@ -8,6 +8,7 @@ in the subclasses, each citing its rulebook and section.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -117,6 +118,31 @@ class System:
         neighbour goes through :meth:`enter`.
         """
         return (), engine.grid.adjacency[move.hex]
+
+    @staticmethod
+    def split_steps(engine: Engine, here: Hex,
+                    plain_cost: Callable[[Hex], float | Verdict | None]) -> Steps:
+        """The neighbours of ``here`` as :meth:`steps` returns them: ``plain_cost`` gives
+        a plain step's MP, or ``None`` (or the refusal) for a step :meth:`enter` decides."""
+        plain: list[tuple[Hex, float]] = []
+        special: list[Hex] = []
+        for n in engine.grid.adjacency[here]:
+            cost = plain_cost(n)
+            if cost is None or isinstance(cost, Verdict):
+                special.append(n)
+            else:
+                plain.append((n, cost))
+        return tuple(plain), tuple(special)
+
+    @staticmethod
+    def step_table(engine: Engine, key: tuple[object, ...]) -> dict[Hex, Steps]:
+        """The engine's table of :meth:`steps` answers for one kind of mover (``key``: what
+        the answers depend on), filled in hex by hex as the searches ask."""
+        table = engine.memo.get(key)
+        if table is None:
+            table = engine.memo[key] = {}
+        assert isinstance(table, dict)
+        return table
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:

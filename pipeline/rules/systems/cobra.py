@@ -367,12 +367,9 @@ class Cobra(System):
         # One table per kind of mover: what it may enter depends on its side and class,
         # and for a delay unit (§15.3.2) on which friendly units are not moving with it.
         unit = query.unit
-        key = ("cobra_steps", unit.side, unit.unit_class, self.is_mechanized(unit),
-               tuple(u.id for u in query.movers) if self.is_delay(unit) else ())
-        table = engine.memo.get(key)
-        if table is None:
-            table = engine.memo[key] = {}
-        assert isinstance(table, dict)
+        table = self.step_table(engine, (
+            "cobra_steps", unit.side, unit.unit_class, self.is_mechanized(unit),
+            tuple(u.id for u in query.movers) if self.is_delay(unit) else ()))
         known = table.get(move.hex)
         if known is None:
             known = table[move.hex] = self._split_steps(engine, query, move.hex)
@@ -381,17 +378,9 @@ class Cobra(System):
     def _split_steps(self, engine: Engine, query: MoveQuery, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says (003 §5.2, §7.1)."""
         unit, mover = query.unit, self._mover(engine, query)
-        plain: list[tuple[Hex, float]] = []
-        special: list[Hex] = []
-        for n in engine.grid.adjacency[here]:
-            cost = (None if n in mover.barred or n in mover.ezoc
-                    or self._stop(engine, unit, n, False) is not None
-                    else self._terrain_cost(engine, unit, here, n))
-            if cost is None or isinstance(cost, Verdict):
-                special.append(n)
-            else:
-                plain.append((n, cost))
-        return tuple(plain), tuple(special)
+        return self.split_steps(engine, here, lambda n: None if (
+            n in mover.barred or n in mover.ezoc or self._stop(engine, unit, n, False)
+        ) else self._terrain_cost(engine, unit, here, n))
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
@@ -783,11 +772,8 @@ class Cobra(System):
         while queue:
             state = queue.popleft()
             x = state[0]
-            best[x] = state
-            if remaining is not None:
-                remaining.discard(x)
-                if not remaining:
-                    break
+            if _settle(best, remaining, x, state):
+                break
             if not self._passes(engine, tracing, is_open, sources, x):
                 continue
             for y in adjacency[x]:
@@ -873,12 +859,8 @@ class Cobra(System):
                 continue
             settled.add(state)
             x, marsh_used, leaves_by_road = state
-            if x not in best:
-                best[x] = state
-                if remaining is not None:
-                    remaining.discard(x)
-                    if not remaining:
-                        break
+            if x not in best and _settle(best, remaining, x, state):
+                break
             if not self._passes(engine, tracing, is_open, sources, x):
                 continue
             base = counts[x] if bocage_two else 1
@@ -908,6 +890,16 @@ class Cobra(System):
                     count[nxt], parent[nxt] = total, state
                     heapq.heappush(heap, (total, nxt))
         return _Lines(best, count, parent)
+
+
+def _settle(best: dict[Hex, _State], remaining: set[Hex] | None, x: Hex, state: _State
+            ) -> bool:
+    """Record the best state of ``x``; whether every target of the search is now reached."""
+    best[x] = state
+    if remaining is None:
+        return False
+    remaining.discard(x)
+    return not remaining
 
 
 def _hexside_bits(features: frozenset[str]) -> int:

@@ -123,9 +123,9 @@ class FireAndMovement(System):
         One table per unit class and ZOC status, filled in hex by hex as asked."""
         unit, here = query.unit, move.hex
         table = engine.memo.get(("fm_steps", unit.id))
-        if table is None:
-            shared = ("fm_steps", unit.unit_class, unit.side, self.ignores_ezoc(unit))
-            table = engine.memo.setdefault(shared, {})
+        if table is None:  # the unit's kind is worked out once, then found by its id
+            table = self.step_table(engine, ("fm_steps", unit.unit_class, unit.side,
+                                             self.ignores_ezoc(unit)))
             engine.memo[("fm_steps", unit.id)] = table
         assert isinstance(table, dict)
         known = table.get(here)
@@ -134,6 +134,8 @@ class FireAndMovement(System):
         return known
 
     def _split_steps(self, engine: Engine, unit: Unit, here: Hex) -> Steps:
+        # Inlined rather than System.split_steps: every fresh engine fills this in for
+        # every hex a search reaches, and the reachable-set bench counts it.
         enemy_hexes, ezoc = self._surroundings(engine, unit)
         features = engine.situation.map.features
         into = self._entry_costs(engine, unit.unit_class)

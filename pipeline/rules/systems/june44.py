@@ -245,11 +245,7 @@ class June44(System):
         if move.steps == 0:
             return (), engine.grid.adjacency[move.hex]
         unit = query.unit
-        key = ("june44_steps", unit.unit_class, unit.side)
-        table = engine.memo.get(key)
-        if table is None:
-            table = engine.memo[key] = {}
-        assert isinstance(table, dict)
+        table = self.step_table(engine, ("june44_steps", unit.unit_class, unit.side))
         known = table.get(move.hex)
         if known is None:
             known = table[move.hex] = self._split_steps(engine, unit, move.hex)
@@ -259,16 +255,10 @@ class June44(System):
         """The neighbours of ``here`` split as :meth:`steps` says (001 §6.1, §9.0, §10.1)."""
         sit = engine.situation
         ezoc = engine.enemy_zoc(unit.side)
-        plain: list[tuple[Hex, float]] = []
-        special: list[Hex] = []
-        for n in engine.grid.adjacency[here]:
-            cost = self.terrain_cost(engine, unit, here, n)
-            if (isinstance(cost, Verdict) or n in ezoc or sit.enemy_in(n, unit.side)
-                    or (unit.side == GERMAN and sit.markers_in(n, "air"))):
-                special.append(n)
-            else:
-                plain.append((n, cost))
-        return tuple(plain), tuple(special)
+        return self.split_steps(engine, here, lambda n: None if (
+            n in ezoc or sit.enemy_in(n, unit.side)
+            or (unit.side == GERMAN and sit.markers_in(n, "air"))
+        ) else self.terrain_cost(engine, unit, here, n))
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
