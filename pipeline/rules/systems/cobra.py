@@ -221,9 +221,20 @@ class Cobra(System):
         assert unit.hex is not None
         sit = engine.situation
         features = sit.map.features(unit.hex, into)
-        if "all_sea" in features or (rivers_block and "major_river" in features):
+        if features and ("all_sea" in features or (rivers_block and "major_river" in features)):
             return False
-        return not any(sit.map.has(into, tag) for tag in NO_ZOC_INTO)
+        return sit.map.tags(into) not in self._zoc_proof_tags(engine)
+
+    @staticmethod
+    def _zoc_proof_tags(engine: Engine) -> frozenset[tuple[str, ...]]:
+        """The terrain combinations of the map a ZOC does not enter (003 §7.6)."""
+        known = engine.memo.get(("cobra_zoc_proof",))
+        if known is None:
+            mixes = {engine.situation.map.tags(h) for h in engine.grid.adjacency}
+            known = engine.memo[("cobra_zoc_proof",)] = frozenset(
+                tags for tags in mixes if any(t in tags for t in NO_ZOC_INTO))
+        assert isinstance(known, frozenset)
+        return known
 
     def _zoc_rule(self, engine: Engine, unit: Unit, h: Hex) -> str:
         """The section that puts ``h`` in an EZOC: §5.2.3 for an ordinary unit, §15.1
@@ -735,15 +746,27 @@ class Cobra(System):
             sit = engine.situation
             road = self._count(engine, "secondary_road", 1)
             bocage = self._count(engine, "bocage", 2)
-            counts = {h: road if sit.map.is_feature_hex(h, "secondary_road")
-                      else bocage if self.bocage_hex(engine, h) else 1
-                      for h in engine.grid.hexes()}
-            marsh = frozenset(h for h in counts if sit.map.has(h, "marsh"))
+            counts: dict[Hex, int] = {}
+            marshes: list[Hex] = []
+            bocage_hexes = 0
+            for h in engine.grid.adjacency:  # one look at each hex's tags
+                tags = sit.map.tags(h)
+                in_marsh = "marsh" in tags
+                if in_marsh:
+                    marshes.append(h)
+                if sit.map.is_feature_hex(h, "secondary_road"):
+                    counts[h] = road
+                elif "bocage" in tags and not in_marsh:  # bocage_hex, §8.3.4
+                    counts[h] = bocage
+                    bocage_hexes += 1
+                else:
+                    counts[h] = 1
+            marsh = frozenset(marshes)
             present = {f for feats in sit.map.hexsides.values() for f in feats
                        if f in ("all_sea", "major_river")}
             if marsh:
                 present.add("marsh")
-            if bocage != 1 and any(self.bocage_hex(engine, h) for h in counts):
+            if bocage != 1 and bocage_hexes:
                 present.add("bocage")
             for m in sit.markers:
                 if m.type == "beach":
