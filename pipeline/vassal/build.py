@@ -35,8 +35,8 @@ from PIL import Image, UnidentifiedImageError
 
 from pipeline import __version__
 from pipeline.errors import DataError, ImageError, ModuleError
-from pipeline.hexgrid import Layout
-from pipeline.model import MarkerSpec, UnitSpec, companion_counters
+from pipeline.hexgrid import Hex, Layout
+from pipeline.model import MapData, MarkerSpec, UnitSpec, companion_counters
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
 from pipeline.vassal.buildfile import (
@@ -154,7 +154,36 @@ def _boards(inputs: GameInputs, images: Mapping[str, Path],
         image_name = f"board-{image_slug(board.name)}{image.suffix}"
         boards.append(_Board(board.name, image_name, image.data, image.width, image.height,
                              BoardPlan(board.name, image_name, plan)))
+    slots = board_slots(inputs.map_data)
+    if slots is not None:
+        boards = [dataclasses.replace(b, plan=dataclasses.replace(b.plan, slot=slots[b.name]))
+                  for b in boards]
+        notes.append("boards laid out as map.json places them: " + ", ".join(
+            f"{name} in column {c + 1}, row {r + 1}" for name, (c, r) in slots.items()))
     return boards, warnings, notes
+
+
+def board_slots(map_data: MapData) -> dict[str, tuple[int, int]] | None:
+    """Each board's (column, row) in VASSAL's board layout, from where map.json places
+    the boards on one lattice (``boards[].placement``): boards whose first hex lies a
+    board's width east of the first board's go one column right, and so on. ``None``
+    when the boards are not placed, or do not fall one to a cell."""
+    joined = map_data.joined_grid()
+    if joined is None:
+        return None
+    first = joined.parts[0][0]
+    slots: dict[str, tuple[int, int]] = {}
+    for board, (grid, (dq, dr)) in zip(map_data.boards, joined.parts):
+        origin = grid.from_offset(0, 0)
+        col, row = first.offset(Hex(origin.q + dq, origin.r + dr))
+        slots[board.name] = (round(col / first.cols), round(row / first.rows))
+    left = min(c for c, _ in slots.values())
+    top = min(r for _, r in slots.values())
+    slots = {name: (c - left, r - top) for name, (c, r) in slots.items()}
+    if len(set(slots.values())) < len(slots) or any(
+            ch in name for name in slots for ch in "\t/\\"):
+        return None
+    return slots
 
 
 # -- counter images ------------------------------------------------------------------------

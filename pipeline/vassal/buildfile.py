@@ -55,11 +55,13 @@ class SlotPlan:
 
 @dataclass(frozen=True)
 class BoardPlan:
-    """A board: its name, image file (in ``images/``) and grid."""
+    """A board: its name, image file (in ``images/``) and grid, and where the map's
+    default board layout puts it (column, row), if it has one."""
 
     name: str
     image: str
     grid: GridPlan
+    slot: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,11 +134,12 @@ def _global_options(root: etree._Element) -> None:
 
 def _map(root: etree._Element, plan: ModulePlan) -> None:
     the_map = _el(root, M + "Map", {
-        "allowMultiple": "false", "backgroundcolor": "255,255,255", "buttonName": "Map",
+        "backgroundcolor": "255,255,255", "buttonName": "Map",
         "changeFormat": "$message$", "color": "0,0,0",
         "createFormat": "$pieceName$ created in $location$ *", "description": "",
         "edgeHeight": "0", "edgeWidth": "0", "hideKey": "", "hotkey": "",
         "icon": "/images/map.gif", "launch": "false", "mapName": plan.map_name,
+        "allowMultiple": "true" if len(plan.boards) > 1 else "false",
         "markMoved": "Always", "markUnmovedHotkey": "", "markUnmovedIcon": "/images/unmoved.gif",
         "markUnmovedReport": "", "markUnmovedText": "",
         "markUnmovedTooltip": "Mark all pieces on this map as not moved", "moveKey": "",
@@ -147,6 +150,9 @@ def _map(root: etree._Element, plan: ModulePlan) -> None:
     picker = _el(the_map, MAP + "BoardPicker", {
         "addColumnText": "Add column", "addRowText": "Add row", "boardPrompt": "Select board",
         "slotHeight": "125", "slotScale": "0.2", "slotWidth": "350", "title": "Choose Boards"})
+    setup = board_setup(plan)
+    if setup is not None:
+        _el(picker, "setup").text = setup
     for board in plan.boards:
         element = _el(picker, BP + "Board",
                       {"image": board.image, "name": board.name, "reversible": "false"})
@@ -175,6 +181,27 @@ def _map(root: etree._Element, plan: ModulePlan) -> None:
             "useGridLocation": "true", "x": str(stack.x), "y": str(stack.y)})
         for slot in stack.slots:
             _slot(element, slot)
+
+
+def board_setup(plan: ModulePlan) -> str | None:
+    """The BoardPicker's default board layout (``BoardPicker.encode`` of VASSAL 3.6/3.7:
+    the map's name + ``BoardPicker``, then each board's name, column and row, tab
+    separated), when every board has a slot; VASSAL then opens the map without asking.
+
+    >>> from pipeline.vassal.grid import GridPlan
+    >>> g = GridPlan(None, 0.0)  # type: ignore[arg-type]
+    >>> plan = ModulePlan("m", "1", "", 0, (), (BoardPlan("A", "a.png", g, (0, 0)),
+    ...     BoardPlan("B", "b.png", g, (1, 0))), (), (), (), 1)
+    >>> board_setup(plan).split("\\t")
+    ['Main MapBoardPicker', 'A', '0', '0', 'B', '1', '0']
+    """
+    if len(plan.boards) < 2 or any(b.slot is None for b in plan.boards):
+        return None
+    parts = [plan.map_name + "BoardPicker"]
+    for board in plan.boards:
+        assert board.slot is not None
+        parts += [board.name, str(board.slot[0]), str(board.slot[1])]
+    return "\t".join(parts)
 
 
 def _palette(root: etree._Element, plan: ModulePlan) -> None:

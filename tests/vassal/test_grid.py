@@ -21,7 +21,8 @@ import pytest
 from lxml import etree
 from PIL import Image
 
-from pipeline.vassal import build_module
+from pipeline.vassal import build_module, preview_module
+from pipeline.vassal.check import check_module
 from tests.vassal.conftest import write_board
 
 GRID = "VASSAL.build.module.map.boardPicker.board.HexGrid"
@@ -273,3 +274,32 @@ def test_two_boards_get_their_prefixes_in_the_location_format(tmp_path, game_fac
     model = IndependentVassal(dict(grid_el.attrib), dict(grid_el.find(NUMBERING).attrib),
                               1240, 1290)
     assert model.name(int(stack.get("x")), int(stack.get("y"))) == "B0305"
+
+
+def test_placed_boards_get_a_default_layout(tmp_path, game_factory):
+    """map.json boards[1].placement puts B east of A (B0101 where A's numbering would put
+    2601): the module's BoardPicker says so (VASSAL's encoded default setup), so VASSAL
+    opens the map with A then B without asking, and the preview lays them out alike."""
+    game = game_factory(grid={"numbering": {"stagger": "even-down", "prefix": "A"}})
+    data = json.loads((game / "map.json").read_text())
+    second = json.loads(json.dumps(data["boards"][0]))
+    second.update(name="east", placement={"hex": "B0101", "at": "A2601"})
+    second["grid"]["numbering"]["prefix"] = "B"
+    data["boards"].append(second)
+    data["hexes"], data["hexsides"], data["locations"] = {}, [], []
+    (game / "map.json").write_text(json.dumps(data))
+    _scenario_ids(game, "A")
+    write_board(game / "east.png", 1240, 1290)
+    report = build_module(game, tmp_path / "two.vmod",
+                          boards={"omaha": game / "board.png", "east": game / "east.png"},
+                          date_saved=0)
+    root, _ = built(report.path)
+    the_map = next(root.iter("VASSAL.build.module.Map"))
+    setup = the_map.find("VASSAL.build.module.map.BoardPicker/setup")
+    assert setup.text.split("\t") == ["Main MapBoardPicker", "omaha", "0", "0", "east", "1", "0"]
+    assert the_map.get("allowMultiple") == "true"
+    assert any("east in column 2, row 1" in n for n in report.notes)
+    shown = preview_module(report.path, scale=0.25)
+    boards = {b["name"]: b for b in shown.boards}
+    assert boards["east"]["x"] == boards["omaha"]["x"] + 1240 and boards["east"]["y"] == 0
+    assert not [f for f in check_module(report.path).findings if f.severity == "error"]
