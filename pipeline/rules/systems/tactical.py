@@ -433,14 +433,17 @@ class Tactical(System):
     # -- line of sight -------------------------------------------------------------------
 
     def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
-        """Line of sight at ground level between the centres of two hexes.
+        """Line of sight between the centres of two hexes, each unit at its hex's elevation.
 
         "LOS is never obstructed between adjacent hexes." "LOS is blocked if ANY
         portion of a traced-through hex side contains a solid color bar (green,
         orange, brown). LOS is not blocked by a slope (brown) hex side connected
         to a hilltop (orange) hex side." "LOS is always obstructed by combined
         woods + town hexes." "Units are not obstacles"; wrecks, blocks and
-        fortifications "do not obstruct LOS".
+        fortifications "do not obstruct LOS". "Units at a higher elevation may trace
+        LOS over obstacles at a lower elevation"; "LOS is always obstructed by 2
+        hilltop hex sides unless both units are on hilltops" (readings in the class
+        docstring).
         """
         grid, gmap = engine.grid, engine.situation.map
         if a == b or grid.adjacent(a, b):
