@@ -20,7 +20,7 @@ def test_every_line_carries_a_section_of_the_system_source(tmp_path, system):
     cls = type(system_for(system))
     source = inspect.getsource(inspect.getmodule(cls))
     lines = quickref_lines(system)
-    assert {x.topic for x in lines} == set(TOPICS)
+    assert {x.topic for x in lines} == set(TOPICS) - {"Line of sight"}  # 002 only
     path = tmp_path / "quickref.pdf"
     path.write_bytes(pages_pdf(quickref_pages(system, system), "quickref"))
     text = pdf_text(path)
@@ -48,10 +48,25 @@ def test_fm_omaha_lines():
     assert lines["supply"].topic == "Supply"
 
 
-def test_a_system_citing_no_sections_has_no_sheet(tmp_path):
-    assert quickref_lines("tactical") == []
-    assert quickref_pages("tactical") == []
+def test_the_tactical_sheet_cites_the_paragraphs_its_code_cites(tmp_path):
+    """002 has no section numbers: each line carries the paragraph openings that the
+    method's own code cites in its answers, and the sheet is made with the other aids."""
+    import pipeline.rules.systems.tactical as tactical
+
+    lines = quickref_lines("tactical")
+    assert {x.topic for x in lines} == {"Movement", "Stacking", "Line of sight"}
+    constants = {v for v in vars(tactical).values() if isinstance(v, str)}
+    for line in lines:
+        assert line.rule.startswith("002 §")
+        paragraphs = [p.strip().lstrip("§") for p in line.rule[4:].split(";")]
+        assert paragraphs and set(paragraphs) <= constants, line.rule
+        source = inspect.getsource(getattr(tactical.Tactical, line.method))
+        assert all(any(f"self.cite({name}" in source for name, value in vars(tactical).items()
+                       if value == p) for p in paragraphs)
+    by_method = {x.method: x for x in lines}
+    assert "The stacking limit at all times is 4 units per hex" in by_method["stacking"].rule
+    assert "LOS is always obstructed by 2 hilltop hex sides" in by_method["los"].rule
     names = {p.name for p in make_aids(MAPS / "tactical", tmp_path, map_dpi=12)}
-    assert "quickref.pdf" not in names
-    names = {p.name for p in make_aids(MAPS / "june44", tmp_path / "j", map_dpi=12)}
     assert {"quickref.pdf", "quickref.png"} <= names
+    text = " ".join(pdf_text(tmp_path / "quickref.pdf").split())
+    assert "Line of sight" in text and "hilltop hex sides" in text and "elevation" in text

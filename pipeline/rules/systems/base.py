@@ -60,6 +60,8 @@ class System:
 
     name: ClassVar[str] = ""
     code: ClassVar[str] = ""  # the rulebook's file number: "000", "001", "002", "003"
+    # A rulebook without section numbers is cited by its paragraphs' opening words.
+    cites_paragraphs: ClassVar[bool] = False
 
     def cite(self, section: str) -> str:
         """A citation of this game's rulebook."""

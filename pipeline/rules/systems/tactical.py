@@ -104,6 +104,7 @@ class Tactical(System):
 
     name = "tactical"
     code = "002"
+    cites_paragraphs = True
 
     #: "LOS is blocked if ANY portion of a traced-through hex side contains a
     #: solid color bar" and "Always apply LOS rules in favor of the defender":
@@ -146,7 +147,9 @@ class Tactical(System):
         return min(u.ma for u in self.carriers(query))
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
-        """One step: the movement, stream, block, minefield and overrun paragraphs."""
+        """One step, through the movement, stream, block, minefield and overrun paragraphs;
+        a unit in an overrun's target hex leaves it straight across ("Overrunning units
+        must move straight through the target hex")."""
         sit, name = engine.situation, engine.name(to)
         side = query.unit.side
         exit_of = _overrun_direction(move)
