@@ -159,12 +159,16 @@ def test_a_large_board_is_drawn_at_most_2000_px(tmp_path):
     assert result.map_size == (3000, 2400)
 
 
-def test_grid_lines_lie_on_the_computed_hex_edges(demo):
+def _preview_of(demo: tuple[Path, Path]) -> tuple[Any, Image.Image, Any]:
+    """The demo module's preview, its plain board image, and VASSAL's grid of it."""
     vmod, board_png = demo
-    result = preview_module(vmod)
     with Image.open(board_png) as picture:
         plain = picture.convert("RGB")
-    grid = grid_of(next(build_root(vmod).iter(BOARD)), plain.size)
+    return preview_module(vmod), plain, grid_of(next(build_root(vmod).iter(BOARD)), plain.size)
+
+
+def test_grid_lines_lie_on_the_computed_hex_edges(demo):
+    result, plain, grid = _preview_of(demo)
     for name in ("0305", "0710", "1402"):  # hexes without a stack, off the board's own lines
         cx, cy = grid.location_point(name)
         # Top edge (flat-topped hexes): from cx - dx/3 to cx + dx/3 at cy - dy/2.
@@ -191,11 +195,7 @@ def test_grid_lines_lie_on_the_computed_hex_edges(demo):
 
 
 def test_hex_names_are_written_above_the_centre(demo):
-    vmod, board_png = demo
-    result = preview_module(vmod)
-    with Image.open(board_png) as picture:
-        plain = picture.convert("RGB")
-    grid = grid_of(next(build_root(vmod).iter(BOARD)), plain.size)
+    result, plain, grid = _preview_of(demo)
     cx, cy = grid.location_point("0305")
     label = (round(cx - 12), round(cy - grid.dy * 0.3 - 5), round(cx + 12),
              round(cy - grid.dy * 0.3 + 5))
