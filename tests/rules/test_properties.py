@@ -3,7 +3,9 @@
 - the MP spent never decreases along a path (000 §5.1: each hex entered costs MP);
 - every path ``reachable`` returns is accepted by ``check_path`` at the same cost;
 - supply answers do not depend on the order of the units;
-- adding an enemy unit never makes a unit's reachable set larger.
+- adding an enemy unit never makes a unit's reachable set larger;
+- a unit's answer does not depend on what the engine was asked before (the
+  systems share step tables between questions).
 
 Random positions use each system's vocabulary and the terrain chart of its first
 scenario case, so the charts are ones the suite already vouches for.
@@ -118,6 +120,22 @@ def test_reachable_paths_are_legal_at_their_cost_and_never_cheaper_on_the_way(sy
             check = engine.check_path(unit.id, path)
             assert check.verdict.legal, check.verdict
             assert check.cost == reach.costs[h]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@PROPERTY
+@given(seed=st.integers(0, 10**9), order=st.randoms())
+def test_an_answer_does_not_depend_on_the_questions_asked_before(system, seed, order):
+    situation = random_situation(system, seed)
+    ids = [u.id for u in situation.units]
+    alone = {i: _answer(lambda i=i: Engine(situation).reachable(i)) for i in ids}
+    order.shuffle(ids)
+    shared = Engine(situation)
+    for i in ids:
+        reach = _answer(lambda i=i: shared.reachable(i))
+        assert reach.costs == alone[i].costs, i
+        assert {h: v.rule for h, v in reach.refused.items()} == {
+            h: v.rule for h, v in alone[i].refused.items()}, i
 
 
 @pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "tactical"])  # 002: no supply

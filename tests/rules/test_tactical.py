@@ -249,3 +249,19 @@ def test_the_stacking_limit__no_stopping_in_a_full_hex_passing_is_fine() -> None
     e = engine(units, cols=3, rows=1, markers=[{"type": "wreck", "hex": "0201"}])
     costs = e.reachable("A").costs
     assert e.grid.hex("0201") not in costs and costs[e.grid.hex("0301")] == 2
+
+
+def test_terrain_features_road_bonus_counts_the_units_in_a_movers_own_hex_for_others():
+    """"Road hex bonus is negated if hex contains 2+ units (not including moving unit)":
+    X and W stand in road hex 0103. For X's own move they are one other unit; for Z, who
+    moves along the road into 0103 after X's question was asked on the same engine, they
+    are two, so the bonus is lost there (clear 1 MP instead of the road's 1/2)."""
+    road = [{"hexes": [a, b], "features": ["road"]}
+            for a, b in (("0101", "0102"), ("0102", "0103"), ("0103", "0104"))]
+    e = engine([unit("X", "0103"), unit("W", "0103"), unit("Z", "0101")], hexsides=road)
+    assert e.reachable("X").costs[e.grid.hex("0104")] == 0.5   # X's own road move
+    costs = e.reachable("Z").costs
+    assert costs[e.grid.hex("0102")] == 0.5
+    assert costs[e.grid.hex("0103")] == 1.5                    # 1/2 + clear 1: no bonus
+    assert costs == engine([unit("X", "0103"), unit("W", "0103"), unit("Z", "0101")],
+                           hexsides=road).reachable("Z").costs

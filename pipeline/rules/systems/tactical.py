@@ -18,7 +18,7 @@ from pipeline.rules.errors import RulesError
 from pipeline.rules.los import trace
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import System
+from pipeline.rules.systems.base import Steps, System
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -186,6 +186,53 @@ class Tactical(System):
             return refused
         return move.then(to, cost, memory=memory, stop=self._stop(engine, query, to))
 
+    def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
+        """Plain steps after the first ("Any unit that is capable of moving" may always
+        move one hex) by a unit that remembers no overrun: into a hex with no enemy unit,
+        no block or minefield (they stop the unit), no stream to roll for or refuse, at
+        the terrain or road cost ("Terrain features"). Every other step goes through
+        :meth:`enter`."""
+        if move.steps == 0 or move.memory:
+            return (), engine.grid.adjacency[move.hex]
+        # One table per side and mix of classes: the movers matter only to the road
+        # bonus of the hex they stand in, which is left to enter (see _split_steps).
+        table = self.step_table(engine, ("tactical_steps", query.unit.side, tuple(sorted(
+            {u.unit_class for u in self.carriers(query)}))))
+        known = table.get(move.hex)
+        if known is None:
+            known = table[move.hex] = self._split_steps(engine, query, move.hex)
+        return known
+
+    def _split_steps(self, engine: Engine, query: MoveQuery, here: Hex) -> Steps:
+        """The neighbours of ``here`` split as :meth:`steps` says ("Terrain features")."""
+        sit, side, start = engine.situation, query.unit.side, query.unit.hex
+        stopping = self._stopping_hexes(engine)
+        # The movers' own hex is left to enter: its road bonus counts the units there
+        # other than the movers, so a table shared with other movers may not hold it.
+        return self.split_steps(engine, here, lambda n: None if (
+            n == start or n in stopping or sit.enemy_in(n, side) or self._open_stream(engine, n)
+        ) else self._cost(engine, query, here, n, overrun_target=False))
+
+    @staticmethod
+    def _stopping_hexes(engine: Engine) -> frozenset[Hex]:
+        """Hexes with a block or a minefield (they stop the unit that enters)."""
+        known = engine.memo.get(("tactical_stopping",))
+        if known is None:
+            known = engine.memo[("tactical_stopping",)] = frozenset(
+                m.hex for m in engine.situation.markers
+                if m.hex is not None and m.type in ("block", "minefield"))
+        assert isinstance(known, frozenset)
+        return known
+
+    def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
+                    cost: float) -> Verdict:
+        """"Stacked units that move as a stack use the lowest movement allowance in the
+        stack": short of MP after the first step."""
+        refused = self._beyond_allowance(engine, query, move, to, cost, move.memory,
+                                         overrun=False)
+        assert isinstance(refused, Verdict)
+        return refused
+
     def _beyond_allowance(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                           cost: float, memory: frozenset[str], overrun: bool) -> Move | Verdict:
         """The MP do not cover the step: "All units may move at least one hex each
@@ -300,8 +347,20 @@ class Tactical(System):
     def _terrain_cost(self, engine: Engine, frm: Hex, to: Hex,
                       unit_class: str) -> float | Verdict:
         """The hex's cost (highest of its terrains, as the chart gives them) plus the
-        hexside's; on an active bridge the stream itself is not entered."""
-        sit, name = engine.situation, engine.name(to)
+        hexside's; on an active bridge the stream itself is not entered. Remembered
+        per combination of hexside and terrain; a refusal leaves ``at`` to the caller."""
+        gmap = engine.situation.map
+        key = ("tactical_cost", gmap.features(frm, to), gmap.tags(to), unit_class)
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = self._worked_cost(engine, frm, to, unit_class)
+        assert isinstance(known, (float, Verdict))
+        return known
+
+    def _worked_cost(self, engine: Engine, frm: Hex, to: Hex,
+                     unit_class: str) -> float | Verdict:
+        """:meth:`_terrain_cost`, worked out ("Terrain features")."""
+        sit, name = engine.situation, None
         chart = sit.chart
         tags = sit.map.tags(to)
         if "bridge" in tags and "stream" in tags:
