@@ -18,7 +18,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model import load_map
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.game import load_game
-from pipeline.rules.picture import moves_picture, supply_picture
+from pipeline.render.answers import moves_picture, supply_picture
 
 __all__ = ["rules"]
 

@@ -14,7 +14,7 @@ from pipeline.render import RenderStyle, render_map
 from pipeline.rules import Engine
 from pipeline.rules.errors import RulesError
 from pipeline.rules.game import load_game
-from pipeline.rules.picture import PictureStyle, supply_picture
+from pipeline.render.answers import PictureStyle, supply_picture
 
 
 def _position(game: Path, edit) -> Path:

@@ -12,7 +12,8 @@ the answer on top with Pillow:
   traced to its source, and the sources ringed.
 
 Units are drawn as small discs with their id (blue Allied, grey German, or the
-first and second side of the game).
+first and second side of the game). This lives in ``render``, not ``rules``: the
+rules validator draws nothing, and only this module of ``render`` reads its answers.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.counters.typeset import font
 from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import MapData
-from pipeline.render import RenderStyle, render_map
+from pipeline.render.draw import RenderStyle, render_map
 from pipeline.rules.movement import Reach
 from pipeline.rules.situation import Situation
 from pipeline.rules.systems.base import SupplyAnswer

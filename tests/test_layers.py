@@ -1,0 +1,37 @@
+"""The packages keep to what ARCHITECTURE.md says each must not do, read from their imports."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PIPELINE = Path(__file__).resolve().parents[1] / "pipeline"
+
+# package -> what it must not import (a top-level module or a pipeline package)
+MUST_NOT = {
+    "hexgrid": {"pipeline.model", "pipeline.rules", "PIL", "cv2"},  # no files, no terrain
+    "model": {"pipeline.rules", "pipeline.render", "PIL", "cv2"},    # no drawing, no rules
+    "rules": {"pipeline.render", "pipeline.counters", "pipeline.aids", "PIL", "cv2"},
+    "digitize": {"pipeline.rules", "pipeline.vassal"},              # knows no game
+    "counters": {"pipeline.vassal", "pipeline.rules"},
+    "vassal": {"pipeline.rules"},
+}
+
+
+def _imports(package: str) -> set[tuple[str, str]]:
+    found = set()
+    for path in (PIPELINE / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            found |= {(name, path.name) for name in names}
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(MUST_NOT))
+def test_packages_import_nothing_their_layer_forbids(package):
+    wrong = sorted((name, where) for name, where in _imports(package)
+                   if any(name == f or name.startswith(f + ".") for f in MUST_NOT[package]))
+    assert wrong == []
