@@ -17,6 +17,7 @@ from pipeline.model import load_position, load_units, map_from_data, rules_from_
 from pipeline.rules import Engine
 from pipeline.rules.errors import RulesError
 from pipeline.rules.game import load_game, situation_from_game
+from pipeline.rules.situation import Unit
 
 from .conftest import counters, load, maps
 
@@ -248,3 +249,26 @@ def test_omaha_leg_unit_stops_on_entering_an_ezoc_000_6_1():
     assert stopped, "the position puts German ZOC within reach"
     for h, path in reach.paths.items():
         assert not any(x in ezoc for x in path[1:-1]), engine.name(h)
+
+
+@pytest.mark.parametrize("game", ["omaha", "june44", "cobra"])
+def test_the_profiles_zoc_lists_name_the_units_the_rules_exempt(game):
+    """000 §6.0, 001 §6.0, 003 §7.1: who exerts no ZOC is a table in rules.json (the
+    ``zoc`` exempt lists); for every unit of the game's manifest it agrees with the
+    system's own reading of the rule, which scenario cases (no profile) use."""
+    manifest = load_units(counters(game) / "units.csv")
+    situation = situation_from_game(map_from_data(load(maps(game) / "map.json")),
+                                    rules_from_data(load(maps(game) / "rules.json"), "r"),
+                                    load_position(maps(game) / "position.json"), manifest)
+    exempt = []
+    for spec in manifest.rows:
+        data = {**{f: True for f in spec.flags}, "type": spec.type, "size": spec.size,
+                "nationality": spec.nationality}
+        unit = Unit(spec.id, spec.side, None, spec.unit_class or "", 4.0, 2,
+                    {k: v for k, v in data.items() if v is not None})
+        by_profile = dataclasses.replace(situation, units=(unit,), state={"turn": 5})
+        by_code = dataclasses.replace(by_profile, profile=None)
+        listed = Engine(by_profile).system.exerts_zoc(Engine(by_profile), unit)
+        assert listed == Engine(by_code).system.exerts_zoc(Engine(by_code), unit), spec.id
+        exempt += [] if listed else [spec.id]
+    assert game != "cobra" or {"LXXXIV", "932 Flak"} <= set(exempt)

@@ -167,7 +167,20 @@ class System:
 
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
         """Whether a unit has a zone of control."""
-        return True
+        return not self.zoc_exempt(engine, unit, published=False)
+
+    @staticmethod
+    def zoc_exempt(engine: Engine, unit: Unit, published: bool) -> bool:
+        """Whether the game's rules profile says a unit exerts no ZOC (its ``zoc`` lists:
+        ``exempt_flags``, ``exempt_types``, ``exempt_sizes``; ``exerted: false`` for a
+        game without ZOC). Without a profile (a scenario case), ``published``: the
+        system's own reading of the published rule."""
+        profile = engine.situation.profile
+        if profile is None:
+            return published
+        zoc = profile.zoc
+        return (not zoc.exerted or any(unit.flag(f) for f in zoc.exempt_flags)
+                or unit.get("type") in zoc.exempt_types or unit.get("size") in zoc.exempt_sizes)
 
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """Whether a unit's ZOC extends from its hex into the adjacent ``into``."""

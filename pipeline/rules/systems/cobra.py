@@ -200,8 +200,10 @@ class Cobra(System):
 
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
         """003 §7.1, §9.2.2: HQs, battalions and Flak units exert no ZOC; delay units
-        do (§15.1); §7.8: on GT 1 Allied paratroops and enemy units next to them exert none."""
-        if self.is_hq(unit) or unit.get("size") == "battalion" or unit.flag("flak"):
+        do (§15.1); §7.8: on GT 1 Allied paratroops and enemy units next to them exert none.
+        The rules profile's ``zoc`` lists say which units are HQs, battalions and Flak."""
+        if self.zoc_exempt(engine, unit, published=self.is_hq(unit) or unit.flag("flak")
+                           or unit.get("size") == "battalion"):
             return False
         if engine.situation.turn == 1 and unit.hex is not None:
             if unit.side == ALLIED and unit.flag("paratroop"):

@@ -47,8 +47,9 @@ class FireAndMovement(System):
         return unit.flag("ranger") or unit.flag("commando")
 
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
-        """000 §6.0: units marked with a black hexagon exert no ZOC (RULINGS F&M-6)."""
-        return not unit.flag("no_zoc")
+        """000 §6.0: units marked with a black hexagon exert no ZOC (RULINGS F&M-6); the
+        rules profile's ``zoc`` lists say which units those are."""
+        return not self.zoc_exempt(engine, unit, published=unit.flag("no_zoc"))
 
     # -- movement ---------------------------------------------------------------------
 

@@ -61,8 +61,8 @@ class June44(System):
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
         """001 §6.0: fortifications and all units except artillery exert a ZOC
         (§11.2.1, §11.5: artillery never does). Out-of-supply units keep their full
-        ZOC (§7.4)."""
-        return not self.is_artillery(unit)
+        ZOC (§7.4). The rules profile's ``zoc`` lists say which units those are."""
+        return not self.zoc_exempt(engine, unit, published=self.is_artillery(unit))
 
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """001 §6.0: a ZOC covers the six surrounding hexes "except across prohibited
