@@ -57,7 +57,9 @@ def topic_of(method: str) -> str | None:
     """The topic a method of a rules system belongs to, or ``None`` (not on the sheet).
 
     >>> topic_of("zoc_reaches"), topic_of("end"), topic_of("_supply_open"), topic_of("los")
-    ('Zones of control', 'Stacking', 'Supply', None)
+    ('Zones of control', 'Stacking', 'Supply', 'Line of sight')
+    >>> topic_of("cite") is None
+    True
     """
     name = method.lower()
     if name.strip("_").split("_")[0] in _LOS_WORDS or "hilltop" in name:
