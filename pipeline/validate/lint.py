@@ -33,6 +33,7 @@ from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.sides import (
     Corner,
     SideKey,
+    corner_ids,
     corners_of_side,
     feature_sides,
     neighbour_ids,
@@ -123,9 +124,7 @@ def _river_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[s
     for corner, keys in ends.items():
         if len(keys) != 1:
             continue
-        grid = the_map.grid_for(keys[0][0])
-        assert grid is not None  # hexside keys name hexes of the map
-        ids = [grid.id(h) for h in corner if grid.contains(h)]
+        ids = corner_ids(the_map, corner)
         if len(ids) < 3 or any(set(the_map.terrain_of(h)) & roles.sea for h in ids):
             continue  # at the map edge or the sea: the river flows on or out
         name = side_name(keys[0])

@@ -23,6 +23,7 @@ from pipeline.model import MapData
 __all__ = [
     "Corner",
     "SideKey",
+    "corner_ids",
     "corners_of_side",
     "feature_sides",
     "neighbour_ids",
@@ -46,10 +47,39 @@ def side_hexes(the_map: MapData, key: SideKey) -> tuple[str, ...]:
 
 
 def _grid(the_map: MapData, hex_id: str) -> HexGrid:
+    # Boards placed on one lattice are one grid: hexsides and corners cross the seam.
+    joined = the_map.joined_grid()
+    if joined is not None:
+        return joined
     grid = the_map.grid_for(hex_id)
     if grid is None:  # callers only pass ids of the map
         raise KeyError(hex_id)
     return grid
+
+
+# Unplaced boards each have their own lattice: their corners are kept apart by
+# shifting board i this far along q (no board is anywhere near so wide).
+_BOARD_APART = 1_000_000
+
+
+def _board_shift(the_map: MapData, grid: HexGrid) -> int:
+    if len(the_map.boards) < 2 or the_map.joined_grid() is not None:
+        return 0
+    return _BOARD_APART * list(the_map.grids().values()).index(grid)
+
+
+def corner_ids(the_map: MapData, corner: Corner) -> list[str]:
+    """The ids of a corner's hexes that are on the map (fewer than three at its edge)."""
+    joined = the_map.joined_grid()
+    grids = list(the_map.grids().values())
+    out = []
+    for h in corner:
+        board = 0 if joined is not None else round(h.q / _BOARD_APART)
+        grid = joined if joined is not None else grids[board]
+        local = Hex(h.q - board * _BOARD_APART, h.r)
+        if grid.contains(local):
+            out.append(grid.id(local))
+    return out
 
 
 def neighbour_ids(the_map: MapData, hex_id: str) -> list[str]:
@@ -82,7 +112,10 @@ def corners_of_side(the_map: MapData, key: SideKey) -> tuple[Corner, Corner]:
     grid, a, b = _lattice_pair(the_map, key)
     around_a = {grid.neighbour(a, d) for d in range(6)}
     common = sorted(n for n in (grid.neighbour(b, d) for d in range(6)) if n in around_a)
-    return frozenset((a, b, common[0])), frozenset((a, b, common[1]))
+    q = _board_shift(the_map, grid)
+    a, b = Hex(a.q + q, a.r), Hex(b.q + q, b.r)
+    c, d = (Hex(h.q + q, h.r) for h in common)
+    return frozenset((a, b, c)), frozenset((a, b, d))
 
 
 def feature_sides(the_map: MapData) -> dict[SideKey, frozenset[str]]:

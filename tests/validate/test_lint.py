@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pipeline.errors import BocageError, DataError
 from pipeline.model import map_from_data
 from pipeline.validate import lint_map, roles_for, screen_document
+from pipeline.validate.sides import corners_of_side
 
-from .conftest import side_entry
+from .conftest import ROOT, side_entry
 
 # The demo's standing findings (its coast is unmarked but at Omaha, see the report).
 DEMO_KINDS = {"river_dead_end": 2, "road_dead_end": 3, "sea_without_coast": 38,
@@ -136,3 +139,42 @@ def test_a_hex_left_out_of_a_map_that_lists_every_hex(demo_map):
     del data["hexes"]["1213"]
     found = [f for f in lint_map(map_from_data(data)) if f.kind == "missing_hex"]
     assert [(f.where, f.severity) for f in found] == [("1213", "check")]
+
+
+def _two_boards(demo_data, placed: bool, hexsides):
+    """The demo's vocabulary on two 4 x 4 boards, B east of A when ``placed``."""
+    grid = {"orientation": "flat", "cols": 4, "rows": 4}
+    second = {"name": "B", "grid": {**grid, "numbering": {"stagger": "even-down",
+                                                          "prefix": "B"}}}
+    if placed:
+        second["placement"] = {"hex": "B0101", "at": "A0501"}
+    demo_data["boards"] = [{"name": "A", "grid": {**grid, "numbering": {
+        "stagger": "even-down", "prefix": "A"}}}, second]
+    demo_data.update(hexes={}, locations=[], edges={}, hexsides=[
+        {"hexes": list(pair), "features": ["river"]} for pair in hexsides])
+    return map_from_data(demo_data, "two.json")
+
+
+def test_a_river_across_the_seam_of_placed_boards_runs_on():
+    """Placed boards are one map to the lint: the two hexsides of A0402 facing board B
+    (B0102 and B0103 across the seam) meet at a corner, so a river along both has no
+    dead end there; its far ends, inland, are named with each board's ids."""
+    data = json.loads((ROOT / "maps" / "demo" / "map.json").read_text())
+    river = [("A0402", "B0102"), ("A0402", "B0103")]
+    the_map = _two_boards(data, True, river)
+    a, b = (set(corners_of_side(the_map, k)) for k in river)
+    assert a & b
+    ends = [f for f in lint_map(the_map) if f.kind == "river_dead_end"]
+    assert len(ends) == 2 and {f.where for f in ends} == {"A0402/B0102", "A0402/B0103"}
+    assert all("B01" in f.message and "A0" in f.message for f in ends)
+
+
+def test_unplaced_boards_keep_their_rivers_apart():
+    """The same local hexes on two unplaced boards are not one river's corners: each
+    board's short river has both its dead ends, named with its own board's ids."""
+    data = json.loads((ROOT / "maps" / "demo" / "map.json").read_text())
+    apart = [("A0202", "A0203"), ("B0202", "B0203")]
+    found = [f for f in lint_map(_two_boards(data, False, apart)) if f.kind == "river_dead_end"]
+    assert sorted(f.where for f in found) == ["A0202/A0203"] * 2 + ["B0202/B0203"] * 2
+    assert all(f.message.split("corner of ")[1].count("B0") == 3
+               for f in found if f.where.startswith("B"))
