@@ -131,3 +131,23 @@ def test_profile_fractions_round_like_the_rulebook_003_2_6():
         state={**case.situation.state, "weather": "overcast"})
     engine = Engine(situation)
     assert engine.system.allowance(engine, engine.query(german.id)) == 6
+
+
+def test_where_a_zoc_reaches_comes_from_the_profile_003_7_6():
+    """003 §7.6: a ZOC does not cross a major river or all-sea hexside, nor enter Caen,
+    Cherbourg or a fortress (cob-26, cob-27 move through such hexes freely). A profile
+    that drops those lists lets the ZOC reach there, and the same moves stop."""
+    for case_id in ("cob-26-zoc-not-across-major-river-or-all-sea",
+                    "cob-27-zoc-not-into-caen-cherbourg-fortress"):
+        case = _case("cobra", case_id)
+        unit, path = case.query["unit"], case.query["path"]
+
+        def legal(edit: Any = None) -> bool:
+            engine = Engine(_with_profile(case, edit).situation)
+            hexes = [engine.grid.hex(h) for h in path]
+            return engine.check_path(unit, hexes).verdict.legal
+
+        assert legal()
+        emptied = _edit("zoc.blocked_by_hexsides", []) if "river" in case_id else _edit(
+            "zoc.not_into_terrain", [])
+        assert not legal(emptied), case_id

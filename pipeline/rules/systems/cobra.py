@@ -216,25 +216,38 @@ class Cobra(System):
 
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """003 §7.6, §5.7.4: not across major river or all-sea hexsides, not into Caen or
-        Cherbourg city hexes or fortress hexes (but out of them)."""
+        Cherbourg city hexes or fortress hexes (but out of them). A game folder's rules
+        profile names those hexsides and terrains (``zoc.blocked_by_hexsides``,
+        ``zoc.not_into_terrain``)."""
         return self._zoc_reaches(engine, unit, into, rivers_block=True)
 
     def _zoc_reaches(self, engine: Engine, unit: Unit, into: Hex, rivers_block: bool) -> bool:
         assert unit.hex is not None
         sit = engine.situation
         features = sit.map.features(unit.hex, into)
-        if features and ("all_sea" in features or (rivers_block and "major_river" in features)):
-            return False
+        if features:
+            blocking = self._zoc_blocking(engine)
+            if any(f in blocking and (rivers_block or f != "major_river") for f in features):
+                return False
         return sit.map.tags(into) not in self._zoc_proof_tags(engine)
 
-    @staticmethod
-    def _zoc_proof_tags(engine: Engine) -> frozenset[tuple[str, ...]]:
+    def _zoc_blocking(self, engine: Engine) -> frozenset[str]:
+        """Hexside features a ZOC does not cross (003 §7.6, §5.7.4)."""
+        return frozenset(self.setting(engine, "zoc.blocked_by_hexsides",
+                                      ("all_sea", "major_river")))
+
+    def _zoc_proof(self, engine: Engine) -> tuple[str, ...]:
+        """Terrains a ZOC does not enter, though it leaves them (003 §7.6)."""
+        return tuple(self.setting(engine, "zoc.not_into_terrain", NO_ZOC_INTO))
+
+    def _zoc_proof_tags(self, engine: Engine) -> frozenset[tuple[str, ...]]:
         """The terrain combinations of the map a ZOC does not enter (003 §7.6)."""
         known = engine.memo.get(("cobra_zoc_proof",))
         if known is None:
+            proof = self._zoc_proof(engine)
             mixes = {engine.situation.map.tags(h) for h in engine.grid.adjacency}
             known = engine.memo[("cobra_zoc_proof",)] = frozenset(
-                tags for tags in mixes if any(t in tags for t in NO_ZOC_INTO))
+                tags for tags in mixes if any(t in tags for t in proof))
         assert isinstance(known, frozenset)
         return known
 
@@ -244,8 +257,10 @@ class Cobra(System):
         sit = engine.situation
         exerting = engine.enemy_zoc(unit.side).get(h, ())
 
+        proof = self._zoc_proof(engine)
+
         def out_of_city(u: Unit) -> bool:
-            return u.hex is not None and any(sit.map.has(u.hex, t) for t in NO_ZOC_INTO)
+            return u.hex is not None and any(sit.map.has(u.hex, t) for t in proof)
 
         if any(not self.is_delay(u) and not out_of_city(u) for u in exerting):
             return "5.2.3"
