@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 
+from tests.surface import assert_surface
+
 SURFACE = {
     "pipeline": {
         "BocageError", "DataError", "GridError", "ImageError", "ManifestError",
@@ -29,10 +31,7 @@ SURFACE = {
 
 @pytest.mark.parametrize("module", sorted(SURFACE))
 def test_all_is_exactly_the_documented_surface(module):
-    mod = importlib.import_module(module)
-    assert set(mod.__all__) == SURFACE[module]
-    for name in mod.__all__:
-        assert hasattr(mod, name), f"{module}.{name} is in __all__ but missing"
+    assert_surface(module, SURFACE[module])
 
 
 def test_every_error_is_a_bocage_error():

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 
 import pytest
+
+from tests.surface import assert_surface
 
 SURFACE = {
     "pipeline.aids": {"make_aids"},
@@ -21,7 +22,4 @@ SURFACE = {
 
 @pytest.mark.parametrize("module", sorted(SURFACE))
 def test_all_is_exactly_the_documented_surface(module):
-    mod = importlib.import_module(module)
-    assert set(mod.__all__) == SURFACE[module]
-    for name in mod.__all__:
-        assert hasattr(mod, name)
+    assert_surface(module, SURFACE[module])

@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 
+from tests.surface import assert_surface
+
 SURFACE = {
     "pipeline.counters": {
         "PAPERS", "Counter", "CounterStyle", "Palette", "Placement", "RenderOptions",
@@ -19,10 +21,7 @@ SURFACE = {
 
 @pytest.mark.parametrize("module", sorted(SURFACE))
 def test_all_is_exactly_the_documented_surface(module):
-    mod = importlib.import_module(module)
-    assert set(mod.__all__) == SURFACE[module]
-    for name in mod.__all__:
-        assert hasattr(mod, name)
+    assert_surface(module, SURFACE[module])
 
 
 def test_fonts_ship_with_their_licence():
