@@ -17,7 +17,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar
@@ -401,6 +401,23 @@ def _parse_number(text: str, column: str, line: int, file: str, *, whole: bool) 
     raise ManifestError(file, line, column, f"{column}: '{text}' is not {kind}")
 
 
+def _manifest_rows(text: str, name: str, columns: tuple[str, ...], required: tuple[str, ...],
+                   model: type[Row], convert: Callable[[int, dict[str, str], str], dict[str, Any]],
+                   what: str) -> tuple[tuple[Row, ...], dict[str, int]]:
+    """The validated rows of a manifest and the CSV line of each id (ids are unique)."""
+    rows: list[Row] = []
+    lines: dict[str, int] = {}
+    for line, cells in _read(text, name, columns, required):
+        row = _validate(model, convert(line, cells, name), line, name)
+        row_id = str(getattr(row, "id"))
+        if row_id in lines:
+            raise ManifestError(name, line, "id", f"duplicate {what} id '{row_id}'"
+                                f" (first on line {lines[row_id]})")
+        lines[row_id] = line
+        rows.append(row)
+    return tuple(rows), lines
+
+
 def _validate(model: type[Row], data: dict[str, Any], line: int, file: str) -> Row:
     try:
         return model.model_validate(data)
@@ -432,32 +449,18 @@ def units_from_text(text: str, file: str | Path = "<units>") -> UnitManifest:
     (True, 'infantry')
     """
     name = str(file)
-    units: list[UnitSpec] = []
-    lines: dict[str, int] = {}
-    for line, cells in _read(text, name, UNIT_COLUMNS, _UNIT_REQUIRED):
-        unit = _validate(UnitSpec, _convert_unit(line, cells, name), line, name)
-        if unit.id in lines:
-            raise ManifestError(name, line, "id", f"duplicate unit id '{unit.id}'"
-                                f" (first on line {lines[unit.id]})")
-        lines[unit.id] = line
-        units.append(unit)
-    return UnitManifest(name, tuple(units), lines)
+    units, lines = _manifest_rows(text, name, UNIT_COLUMNS, _UNIT_REQUIRED, UnitSpec,
+                                  _convert_unit, "unit")
+    return UnitManifest(name, units, lines)
 
 
 @one_line
 def markers_from_text(text: str, file: str | Path = "<markers>") -> MarkerManifest:
     """Parse a markers manifest from CSV text (see :func:`units_from_text`)."""
     name = str(file)
-    markers: list[MarkerSpec] = []
-    lines: dict[str, int] = {}
-    for line, cells in _read(text, name, MARKER_COLUMNS, _MARKER_REQUIRED):
-        marker = _validate(MarkerSpec, _convert_marker(line, cells, name), line, name)
-        if marker.id in lines:
-            raise ManifestError(name, line, "id", f"duplicate marker id '{marker.id}'"
-                                f" (first on line {lines[marker.id]})")
-        lines[marker.id] = line
-        markers.append(marker)
-    return MarkerManifest(name, tuple(markers), lines)
+    markers, lines = _manifest_rows(text, name, MARKER_COLUMNS, _MARKER_REQUIRED, MarkerSpec,
+                                    _convert_marker, "marker")
+    return MarkerManifest(name, markers, lines)
 
 
 def load_units(path: str | Path) -> UnitManifest:
