@@ -15,7 +15,7 @@ plain NumPy and work in pitch units ``(u, v)``: see
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +29,7 @@ __all__ = [
     "among",
     "apply_homography",
     "fit_affine",
+    "fit_centres",
     "fit_homography",
     "hex_units",
     "layout_from_homography",
@@ -191,6 +192,32 @@ class GridFit:
         if self.grid.orientation is Orientation.FLAT:
             return math.hypot(b, d)
         return math.hypot(a, c)
+
+
+def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
+                method: str = "centres") -> GridFit:
+    """A grid through known hex centres (printed id -> scan pixel), by least squares.
+
+    A homography with eight or more centres, an affine map with three to seven. Used when
+    the centres are known from elsewhere (a survey of the sheet, a bench's truth).
+
+    >>> from pipeline.hexgrid import Numbering
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=3, rows=3)
+    >>> known = {g.id(h): (10.0 + 30 * u, 20.0 + 30 * v)
+    ...          for h, (u, v) in zip(g.hexes(), hex_units(g.hexes(), g.orientation))}
+    >>> fit = fit_centres(g, known)
+    >>> [round(float(x), 6) for x in fit.centres([g.hex("0202")])[0]]
+    [40.0, 65.0]
+    """
+    if len(centres) < 3:
+        raise GridError(f"need at least three hex centres to fit a grid, got {len(centres)}")
+    ids = sorted(centres)
+    uv = hex_units([grid.hex(i) for i in ids], grid.orientation)
+    xy = np.array([centres[i] for i in ids], np.float64)
+    h = fit_homography(uv, xy) if len(ids) >= 8 else fit_affine(uv, xy)
+    residual = float(np.sqrt(np.mean(np.sum((apply_homography(h, uv) - xy) ** 2, axis=1))))
+    return GridFit(with_layout(grid, layout_from_homography(grid, h)), h, residual, len(ids),
+                   method)
 
 
 def layout_from_homography(grid: HexGrid, h: F64) -> Layout:

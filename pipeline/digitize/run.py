@@ -67,7 +67,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
                   grid: HexGrid | None = None, anchors: Mapping[str, Point] | None = None,
                   samples: Mapping[str, Sequence[str]] | None = None, game: str = "digitized",
                   title: str | None = None, board: str = "map", source: str | None = None,
-                  progress: Progress | None = None) -> Digitization:
+                  progress: Progress | None = None, fit: GridFit | None = None
+                  ) -> Digitization:
     """Digitize a scan, keeping every intermediate finding.
 
     Parameters
@@ -88,6 +89,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         The scan's name for messages and the document (the file name by default).
     progress
         Told the name of each stage as it starts.
+    fit
+        The grid already located on this scan (calibration is then skipped).
     """
     tell = progress or (lambda stage: None)
     tell("read")
@@ -98,7 +101,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         pixels = image
     key = legend if isinstance(legend, Legend) else load_legend(legend)
     tell("grid")
-    fit = calibrate(pixels, spec=grid, anchors=anchors, source=source)
+    if fit is None:
+        fit = calibrate(pixels, spec=grid, anchors=anchors, source=source)
     tell("terrain")
     key = _sampled(pixels, fit, key, samples or {}, source)
     terrain, light = classify_hexes(pixels, fit, key)

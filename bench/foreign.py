@@ -1,0 +1,251 @@
+"""How bocage reads maps it did not draw: the foreign-style bench, scored by its own scorer.
+
+The maps, their exact truth and the scorer ``score.py`` come with the bench folder
+(``../shared/bench/foreign/`` beside the repository, or ``$BOCAGE_FOREIGN``). Each map is
+digitized the way a builder would set it up, from ``bench/foreign_setup.json`` only:
+
+* the grid as printed: orientation, numbering, columns and rows (no pixel layout);
+* at most three sample hexes per terrain (``--sample woods=0412``);
+* the hexside feature colours, picked off the map.
+
+The truth is read only to score. ``--truth-grid`` puts the grid where the truth says the
+hex centres are, to measure terrain and hexsides apart from calibration.
+
+    python bench/foreign.py                      # every map, worst first
+    python bench/foreign.py icons keybox         # some maps
+    python bench/foreign.py --truth-grid --json figures.json
+    python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SETUP = ROOT / "bench" / "foreign_setup.json"
+MAPS = ("icons", "stipple", "halftone", "keybox", "dense", "photo")
+
+
+def foreign_folder() -> Path | None:
+    """The foreign bench folder, if this checkout can see it."""
+    env = os.environ.get("BOCAGE_FOREIGN")
+    candidates = [Path(env)] if env else []
+    candidates += [p / "shared" / "bench" / "foreign" for p in ROOT.parents]
+    for folder in candidates:
+        if (folder / "score.py").is_file():
+            return folder
+    return None
+
+
+def scorer(folder: Path) -> ModuleType:
+    """The bench's own ``score.py``, imported from its folder."""
+    spec = importlib.util.spec_from_file_location("foreign_score", folder / "score.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_setup() -> dict[str, Any]:
+    """``bench/foreign_setup.json``: per map, what a builder gives the digitizer."""
+    data: dict[str, Any] = json.loads(SETUP.read_text(encoding="utf-8"))
+    return data
+
+
+def truth_of(folder: Path, name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / name / "truth.json").read_text(encoding="utf-8"))
+    return data
+
+
+def image_of(folder: Path, name: str) -> Path:
+    return next(p for p in sorted((folder / name).glob("map.*")) if p.suffix in (".png", ".jpg"))
+
+
+def candidate(result: Any) -> dict[str, Any]:
+    """A :class:`~pipeline.digitize.Digitization` in the scorer's neutral format."""
+    grid = result.fit.grid
+    hexes = list(result.terrain)
+    centres = result.fit.centres(hexes)
+    out: dict[str, Any] = {"hexes": {}, "hexsides": [], "centers_px": {}}
+    features = getattr(result, "hex_features", {}) or {}
+    for h, c in zip(hexes, centres, strict=True):
+        hex_id = grid.id(h)
+        entry: dict[str, Any] = {"terrain": result.terrain[h].terrain[0]}
+        if features.get(h):
+            entry["features"] = sorted(features[h])
+        out["hexes"][hex_id] = entry
+        out["centers_px"][hex_id] = [float(c[0]), float(c[1])]
+    for side, names in result.hexsides.items():
+        if names:
+            out["hexsides"].append({"hexes": sorted([grid.id(side.a), grid.id(side.b)]),
+                                    "features": sorted(names)})
+    return out
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One map's scores, the few numbers the README reports."""
+
+    name: str
+    hexes_found: int
+    hexes_truth: int
+    ids_match: bool
+    terrain: float
+    hexside_f1: float
+    per_feature: dict[str, float]
+    town_f1: float | None
+    centre_error: float | None  # mean, as a share of the hex width across the flats
+    seconds: float
+    error: str | None = None
+
+
+def figures(name: str, score: Mapping[str, Any], truth: Mapping[str, Any], seconds: float
+            ) -> Figures:
+    width = float(truth["hex_size_px"]) * 3 ** 0.5
+    centres = score.get("centres") or {}
+    hex_features = score.get("hex_features") or {}
+    town = hex_features.get("town")
+    return Figures(
+        name=name,
+        hexes_found=int(score["hex_count"]["candidate"]),
+        hexes_truth=int(score["hex_count"]["truth"]),
+        ids_match=bool(score["hex_count"]["ids_match"]),
+        terrain=float(score["terrain"]["accuracy"]),
+        hexside_f1=float(score["hexsides"]["micro"]["f1"]),
+        per_feature={f: float(v["f1"]) for f, v in score["hexsides"]["per_feature"].items()},
+        town_f1=float(town["f1"]) if town else None,
+        centre_error=float(centres["mean_px"]) / width if centres.get("mean_px") is not None
+        else None,
+        seconds=seconds,
+    )
+
+
+def truth_fit(truth: Mapping[str, Any], grid: Any) -> Any:
+    """A grid fitted to the truth's own hex centres (for ``--truth-grid``)."""
+    from pipeline.digitize.gridfit import fit_centres
+
+    ids = sorted(truth["centers_px"])
+    return fit_centres(grid, {i: tuple(truth["centers_px"][i]) for i in ids}, method="truth")
+
+
+def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False
+            ) -> tuple[Figures, dict[str, Any]]:
+    """Digitize one bench map as set up, and score it."""
+    from pipeline.digitize import digitize_scan, legend_from_data
+    from pipeline.digitize.gridfile import grid_from_data
+
+    truth = truth_of(folder, name)
+    grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
+    legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
+    options: dict[str, Any] = {"samples": setup.get("samples") or {}}
+    if truth_grid:
+        options["fit"] = truth_fit(truth, grid)
+    t0 = time.perf_counter()
+    result = digitize_scan(image_of(folder, name), legend, grid=grid, **options)
+    seconds = time.perf_counter() - t0
+    cand = candidate(result)
+    score = scorer(folder).score(truth, cand)
+    return figures(name, score, truth, seconds), score
+
+
+def failed(name: str, exc: Exception) -> Figures:
+    return Figures(name, 0, 0, False, 0.0, 0.0, {}, None, None, 0.0,
+                   f"{type(exc).__name__}: {exc}")
+
+
+def table(rows: Sequence[Figures]) -> str:
+    """Markdown table, worst main-terrain accuracy first."""
+    head = ("map", "hexes", "ids", "terrain", "hexside F1", "town F1", "centre err", "time")
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for f in sorted(rows, key=lambda r: (r.error is None, r.terrain)):
+        if f.error:
+            lines.append(f"| {f.name} | failed: {f.error} |" + " |" * (len(head) - 2))
+            continue
+        cells = (f.name, f"{f.hexes_found}/{f.hexes_truth}", "yes" if f.ids_match else "no",
+                 f"{f.terrain:.1%}", f"{f.hexside_f1:.3f}",
+                 "-" if f.town_f1 is None else f"{f.town_f1:.3f}",
+                 "-" if f.centre_error is None else f"{f.centre_error:.2%}",
+                 f"{f.seconds:.1f} s")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def choose_samples(truth: Mapping[str, Any], per_terrain: int = 3, seed: int = 0
+                   ) -> dict[str, list[str]]:
+    """Sample hexes as a builder would pick them: a few clearly-one-terrain hexes of each.
+
+    Random among hexes the truth gives at least 90% to their main terrain and no hex
+    feature, seeded so the setup is reproducible.
+    """
+    rng = np.random.default_rng(seed)
+    by: dict[str, list[str]] = {}
+    for hex_id, h in sorted(truth["hexes"].items()):
+        if h.get("main_area_fraction", 1.0) >= 0.9 and not h.get("features"):
+            by.setdefault(h["terrain"], []).append(hex_id)
+    return {t: sorted(str(x) for x in rng.choice(ids, min(per_terrain, len(ids)), replace=False))
+            for t, ids in sorted(by.items())}
+
+
+def compact_json(data: Any) -> str:
+    """JSON with one key a line and short lists (colours, hex ids) kept on one line."""
+    text = json.dumps(data, indent=1)
+    return re.sub(r"\[\s+([^\[\]{}]*?)\s+\]",
+                  lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("maps", nargs="*", help=f"maps to run (default: {' '.join(MAPS)})")
+    parser.add_argument("--truth-grid", action="store_true",
+                        help="use the truth's hex centres for the grid")
+    parser.add_argument("--json", type=Path, help="write every map's full score here")
+    parser.add_argument("--choose-samples", action="store_true",
+                        help="rewrite the sample hexes of bench/foreign_setup.json")
+    args = parser.parse_args(argv)
+    folder = foreign_folder()
+    if folder is None:
+        print("bench/foreign.py: the foreign bench folder is not here (../shared/bench/foreign"
+              " or $BOCAGE_FOREIGN)", file=sys.stderr)
+        return 2
+    setup = load_setup()
+    names = args.maps or list(MAPS)
+    if args.choose_samples:
+        for name in names:
+            setup[name]["samples"] = choose_samples(truth_of(folder, name))
+        SETUP.write_text(compact_json(setup), encoding="utf-8")
+        return 0
+    rows, scores = [], {}
+    for name in names:
+        try:
+            fig, score = run_map(folder, name, setup[name], truth_grid=args.truth_grid)
+        except Exception as exc:  # a bench reports a failure and goes on with the next map
+            fig, score = failed(name, exc), {}
+        rows.append(fig)
+        scores[name] = score
+        print(f"{name}: {'failed' if fig.error else f'terrain {fig.terrain:.1%}'}",
+              file=sys.stderr)
+    print(table(rows))
+    worst = sorted((r for r in rows if not r.error), key=lambda r: r.terrain)
+    for f in worst:
+        feats = ", ".join(f"{k} {v:.2f}" for k, v in sorted(f.per_feature.items()))
+        print(f"{f.name}: hexside F1 {feats or '-'}")
+    if args.json:
+        args.json.write_text(json.dumps(scores, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
