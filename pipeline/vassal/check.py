@@ -6,10 +6,13 @@ Each finding is one line with a severity:
   built: an unknown ``VASSAL.*`` class, a number that does not parse where
   VASSAL parses it, a piece definition that does not decode or whose TYPE and
   STATE counts differ, duplicate gpids or one not below ``nextPieceSlotId``,
-  a referenced image missing from the archive, a set-up location the grid does
-  not name, a ``moduledata`` that sends VASSAL to the wrong build file;
+  a referenced image missing from the archive, a set-up location the board's
+  grid gives no point for (exactly the stacks ``preview`` lists as unresolved:
+  both ask :func:`pipeline.vassal.read.place_stack`), a ``moduledata`` that
+  sends VASSAL to the wrong build file;
 * ``warning``: loads, but probably not as meant (an unknown trait id becomes
-  an empty Marker, a missing ``owningBoard``, a map without drag-and-drop);
+  an empty Marker, a missing ``owningBoard``, a set-up location whose point
+  the grid names differently, a map without drag-and-drop);
 * ``note``: what could not be checked (images of a bare build file, custom
   classes the archive would supply).
 
@@ -21,19 +24,28 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# lxml ships no type hints; the ignore stays harmless if lxml-stubs is installed.
-from lxml import etree  # type: ignore[import-untyped, unused-ignore]
+from lxml import etree
 
 from pipeline.errors import ModuleError, did_you_mean
 from pipeline.vassal.board import MAX_SIDE
-from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode
-from pipeline.vassal.location import VassalHexGrid
-from pipeline.vassal.read import ModuleSource, image_size, read_module, vassal_version_of
+from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait
+from pipeline.vassal.read import (
+    M,
+    Module,
+    ModuleMap,
+    PieceSlot,
+    Prototype,
+    StackPlacement,
+    lay_out_boards,
+    place_stack,
+    read_module,
+)
+from pipeline.vassal.source import image_size, vassal_version_of
+from pipeline.vassal.traits import trait_images
 from pipeline.vassal.vocabulary import (
     CHILD_TAGS,
     ERROR,
@@ -44,19 +56,8 @@ from pipeline.vassal.vocabulary import (
     TRAIT_IDS,
 )
 
-__all__ = ["CheckReport", "Finding", "check_module", "check_source", "piece_texts",
-           "trait_images"]
+__all__ = ["CheckReport", "Finding", "check_module", "check_read", "setup_location_error"]
 
-M = "VASSAL.build.module."
-BOARD = M + "map.boardPicker.Board"
-HEX_GRID = M + "map.boardPicker.board.HexGrid"
-NUMBERING = M + "map.boardPicker.board.mapgrid.HexGridNumbering"
-ZONE = M + "map.boardPicker.board.mapgrid.Zone"
-REGION = M + "map.boardPicker.board.Region"
-PIECE_SLOT = "VASSAL.build.widget.PieceSlot"
-CARD_SLOT = "VASSAL.build.widget.CardSlot"
-PROTOTYPE = M + "PrototypeDefinition"
-SETUP_STACK = M + "map.SetupStack"
 MAP_HELPERS = ("PieceMover", "KeyBufferer", "MenuDisplayer", "StackExpander")
 
 
@@ -95,43 +96,25 @@ class CheckReport:
                              for f in self.findings]}
 
 
-def _text(element: Any) -> str:
-    # VASSAL concatenates the TEXT nodes only (CDATA is skipped), then trims.
-    return "".join(element.xpath("text()")).strip()
-
-
-def _where(element: Any) -> str:
+def _where(element: etree._Element) -> str:
     name = (element.get("entryName") or element.get("name") or element.get("mapName")
             or element.get("location"))
-    short = element.tag.rsplit(".", 1)[-1]
+    short = str(element.tag).rsplit(".", 1)[-1]
     label = f"{short} '{name}'" if name else short
     return f"line {element.sourceline}: {label}"
 
 
-def piece_texts(root: Any) -> Iterator[tuple[Any, str]]:
-    """Every piece definition of a build file: ``(element, text)``."""
-    for element in root.iter(PIECE_SLOT, CARD_SLOT, PROTOTYPE):
-        yield element, _text(element)
-
-
-def trait_images(trait: Trait) -> list[str]:
-    """Image names a trait refers to (BasicPiece, Layer levels, Mark When Moved)."""
-    fields = trait.fields
-    if trait.id == "piece;" and len(fields) >= 3:
-        return [fields[2]] if fields[2] else []
-    if trait.id == "emb2;" and len(fields) >= 16:
-        return [i for i in decode(fields[15], ",") if i]
-    if trait.id == "markmoved;" and fields:
-        return [fields[0]] if fields[0] else []
-    return []
+def _at(line: int, kind: str, name: str) -> str:
+    return f"line {line}: {kind} '{name}'" if name else f"line {line}: {kind}"
 
 
 # -- the checks ------------------------------------------------------------------------
 
 
-def _check_tags(root: Any, report: CheckReport, source: ModuleSource) -> None:
-    if root.tag not in ROOT_TAGS:
-        report.add("error", f"line {root.sourceline}", f"root element {root.tag} is not"
+def _check_tags(module: Module, report: CheckReport) -> None:
+    root = module.source.root
+    if module.root_tag not in ROOT_TAGS:
+        report.add("error", f"line {root.sourceline}", f"root element {module.root_tag} is not"
                    " VASSAL.build.GameModule: VASSAL would not read this as a module")
     custom: set[str] = set()
     for element in root.iter():
@@ -141,9 +124,9 @@ def _check_tags(root: Any, report: CheckReport, source: ModuleSource) -> None:
         if tag in KNOWN_TAGS:
             continue
         parent = element.getparent()
-        if parent is not None and tag in CHILD_TAGS.get(parent.tag, ()):
+        if parent is not None and tag in CHILD_TAGS.get(str(parent.tag), ()):
             continue
-        if parent is not None and any(tag in CHILD_TAGS.get(a.tag, ())
+        if parent is not None and any(tag in CHILD_TAGS.get(str(a.tag), ())
                                       for a in element.iterancestors()):
             continue
         if tag.startswith("VASSAL."):
@@ -155,6 +138,7 @@ def _check_tags(root: Any, report: CheckReport, source: ModuleSource) -> None:
         else:
             report.add("warning", _where(element), f"element <{tag}> is not a class VASSAL"
                        " builds (ignored or a load error)")
+    source = module.source
     for tag in sorted(custom):
         class_file = tag.replace(".", "/") + ".class"
         if source.is_archive and class_file not in source.entries:
@@ -174,7 +158,8 @@ def _parses(value: str, kind: str) -> bool:
     return math.isfinite(number)
 
 
-def _check_numbers(root: Any, report: CheckReport) -> None:
+def _check_numbers(module: Module, report: CheckReport) -> None:
+    root = module.source.root
     for tag, attributes in NUMERIC_ATTRIBUTES.items():
         elements = [root] if root.tag == tag else list(root.iter(tag))
         for element in elements:
@@ -192,28 +177,33 @@ def _check_numbers(root: Any, report: CheckReport) -> None:
                            f" {'an integer' if kind == INT else 'a number'}: {effect}")
 
 
-def _check_pieces(root: Any, report: CheckReport, source: ModuleSource,
-                  images: set[str]) -> None:
-    prototypes = {e.get("name") for e in root.iter(PROTOTYPE)}
+def _definitions(module: Module) -> list[tuple[str, PieceSlot | Prototype]]:
+    return [*((_at(s.line, "CardSlot" if s.card else "PieceSlot", s.entry_name), s)
+              for s in module.slots),
+            *((_at(p.line, "PrototypeDefinition", p.name), p) for p in module.prototype_list)]
+
+
+def _check_pieces(module: Module, report: CheckReport, images: set[str]) -> None:
+    prototypes = set(module.prototypes)
     unknown_traits: Counter[str] = Counter()
     checked = 0
-    for element, text in piece_texts(root):
-        if b"<![CDATA[" in etree.tostring(element, with_tail=False):
-            report.add("error", _where(element), "piece definition in a CDATA section: VASSAL"
+    for where, item in sorted(_definitions(module), key=lambda d: _line_of(d[1])):
+        if item.cdata:
+            report.add("error", where, "piece definition in a CDATA section: VASSAL"
                        " reads only plain text nodes, so it sees an empty or cut definition")
             continue
-        if not text:
-            report.add("error" if element.tag != PROTOTYPE else "warning", _where(element),
+        if not item.text:
+            report.add("error" if isinstance(item, PieceSlot) else "warning", where,
                        "empty piece definition (a CDATA section is not read by VASSAL)")
             continue
         checked += 1
         try:
-            piece_id, types, states = PieceDefinition.split(text)
+            _, types, states = PieceDefinition.split(item.text)
         except ModuleError as exc:
-            report.add("error", _where(element), f"piece definition does not decode: {exc}")
+            report.add("error", where, f"piece definition does not decode: {exc}")
             continue
         if len(types) != len(states):
-            report.add("error", _where(element), f"{len(types)} trait types but {len(states)}"
+            report.add("error", where, f"{len(types)} trait types but {len(states)}"
                        " states: VASSAL cannot build this piece (SequenceEncoder error)")
             continue
         for type_text, state in zip(types, states, strict=True):
@@ -224,7 +214,7 @@ def _check_pieces(root: Any, report: CheckReport, source: ModuleSource,
                 name = Decoder(type_text, ";").rest()[1:2]
                 if name and name[0] not in prototypes:
                     hint = did_you_mean(name[0], [p for p in prototypes if p])
-                    report.add("warning", _where(element), f"uses prototype '{name[0]}', which"
+                    report.add("warning", where, f"uses prototype '{name[0]}', which"
                                f" the module does not define{hint}")
             for image in trait_images(trait):
                 if not image.startswith("/"):
@@ -235,49 +225,56 @@ def _check_pieces(root: Any, report: CheckReport, source: ModuleSource,
     report.counts["piece_definitions"] = checked
 
 
-def _check_gpids(root: Any, report: CheckReport) -> None:
-    slots = list(root.iter(PIECE_SLOT, CARD_SLOT))
-    seen: dict[str, Any] = {}
+def _line_of(item: PieceSlot | Prototype) -> int:
+    return item.line
+
+
+def _check_gpids(module: Module, report: CheckReport) -> None:
+    seen: dict[str, PieceSlot] = {}
     without = 0
-    next_id = root.get("nextPieceSlotId")
+    next_id = module.next_piece_slot_id
     limit = int(next_id) if next_id is not None and _parses(next_id, INT) else None
-    for slot in slots:
-        gpid = slot.get("gpid")
+    for slot in module.slots:
+        gpid = slot.gpid
+        where = _at(slot.line, "CardSlot" if slot.card else "PieceSlot", slot.entry_name)
         if gpid is None or gpid == "":
             without += 1
             continue
         if gpid in seen:
-            report.add("error", _where(slot), f"gpid {gpid} is also used at line"
-                       f" {seen[gpid].sourceline}: counter refresh would mix them up")
+            report.add("error", where, f"gpid {gpid} is also used at line"
+                       f" {seen[gpid].line}: counter refresh would mix them up")
         seen[gpid] = slot
         if limit is not None and _parses(gpid, INT) and int(gpid) >= limit:
-            report.add("error", _where(slot), f"gpid {gpid} is not below nextPieceSlotId {limit}:"
+            report.add("error", where, f"gpid {gpid} is not below nextPieceSlotId {limit}:"
                        " new slots would reuse it")
     if without:
         report.add("note", "gpid", f"{without} piece slot(s) have no gpid (older modules have"
                    " none; VASSAL's Editor assigns them)")
-    report.counts["piece_slots"] = len(slots)
+    report.counts["piece_slots"] = len(module.slots)
 
 
-def _check_images(root: Any, report: CheckReport, source: ModuleSource, images: set[str]) -> None:
-    for board in root.iter(BOARD):
-        if board.get("image"):
-            images.add(board.get("image"))
+def _check_images(module: Module, report: CheckReport, images: set[str]) -> None:
+    source = module.source
+    root = source.root
+    boards = [b for m in module.maps for b in m.boards]
+    images.update(b.image for b in boards if b.image)
     for tag in (M + "documentation.AboutScreen", "VASSAL.build.widget.Chart"):
         for element in root.iter(tag):
-            if element.get("fileName"):
-                images.add(element.get("fileName"))
+            name = element.get("fileName")
+            if name:
+                images.add(name)
     report.counts["images_referenced"] = len(images)
     if not source.is_archive:
         if images:
             report.add("note", "images", f"{len(images)} image(s) referenced; a bare build file"
                        " has no images/ to check them against")
         return
-    for board in root.iter(BOARD):
-        size = image_size(source, board.get("image") or "")
+    for board in boards:
+        size = image_size(source, board.image or "")
         if size is not None and max(size) > MAX_SIDE:
-            report.add("warning", _where(board), f"board image is {size[0]}x{size[1]} px, over"
-                       f" {MAX_SIDE} px on a side: VASSAL may run out of memory tiling it")
+            report.add("warning", _at(board.line, "Board", board.name), f"board image is"
+                       f" {size[0]}x{size[1]} px, over {MAX_SIDE} px on a side: VASSAL may run"
+                       " out of memory tiling it")
     for name in sorted(images):
         if name.startswith("/"):
             continue  # a resource inside VASSAL's own jar
@@ -287,86 +284,74 @@ def _check_images(root: Any, report: CheckReport, source: ModuleSource, images: 
             report.add("error", f"images/{name}", f"referenced but not in the archive{close}")
 
 
-def _grid_of(board: Any) -> tuple[Any, Any] | None:
-    for grid in board.iter(HEX_GRID):
-        return grid, grid.find(NUMBERING)
-    return None
+def setup_location_error(board: str, location: str, reason: str) -> str:
+    """The one wording of a set-up location that a grid gives no point for."""
+    return (f"location '{location}' is not a name the grid of board '{board}' gives"
+            f" ({reason}; VASSAL falls back to x,y)")
 
 
-def _check_setup(root: Any, report: CheckReport, source: ModuleSource) -> None:
+def _check_setup(module: Module, report: CheckReport) -> None:
     stacks = 0
-    for the_map in root.iter(M + "Map", M + "PrivateMap", M + "PlayerHand"):
-        boards = {b.get("name"): b for b in the_map.iter(BOARD)}
-        for stack in the_map.iter(SETUP_STACK):
+    for the_map in module.maps:
+        placed, _ = lay_out_boards(the_map)
+        for stack in the_map.stacks:
             stacks += 1
-            if stack.get("useGridLocation") != "true":
+            if not stack.use_grid_location:
                 continue
-            owner = stack.get("owningBoard")
-            location = stack.get("location") or ""
-            if not owner:
-                if len(boards) != 1:
-                    report.add("warning", _where(stack), "no owningBoard on a map with several"
-                               " boards: the location is looked up on the first board")
-                    continue
-                owner = next(iter(boards))
-            board = boards.get(owner)
-            if board is None:
-                report.add("error", _where(stack), f"owningBoard '{owner}' is not a board of this"
-                           f" map{did_you_mean(owner, [b for b in boards if b])}")
+            where = _at(stack.line, "SetupStack", stack.name or stack.location)
+            owner = stack.owning_board
+            if owner is not None and the_map.board(owner) is None:
+                names = [b.name for b in the_map.boards if b.name]
+                report.add("error", where, f"owningBoard '{owner}' is not a board of this"
+                           f" map{did_you_mean(owner, names)}")
                 continue
-            _check_location(stack, board, location, report, source)
+            if owner is None and len(the_map.boards) != 1:
+                report.add("warning", where, "no owningBoard on a map with several"
+                           " boards: the location is looked up on the first board")
+            _check_location(the_map, where, place_stack(the_map, stack, placed), report)
     report.counts["setup_stacks"] = stacks
 
 
-def _check_location(stack: Any, board: Any, location: str, report: CheckReport,
-                    source: ModuleSource) -> None:
-    zones = {z.get("name") for z in board.iter(ZONE, REGION)}
-    if location in zones:
+def _check_location(the_map: ModuleMap, where: str, placement: StackPlacement,
+                    report: CheckReport) -> None:
+    stack, placed = placement.stack, placement.board
+    if placed is None or placement.point is None:
+        return  # not placed at all: an x/y or board problem, reported elsewhere
+    board = placed.board
+    if placement.unresolved is not None:
+        report.add("error", where, setup_location_error(board.name, stack.location,
+                                                        placement.unresolved))
         return
-    found = _grid_of(board)
-    if found is None:
-        if not zones:
-            report.add("error", _where(stack), f"location '{location}' but board"
-                       f" '{board.get('name')}' has no grid")
-        return
-    grid_el, numbering = found
-    size = image_size(source, board.get("image") or "") or (0, 0)
-    try:
-        grid = VassalHexGrid.from_attributes(dict(grid_el.attrib),
-                                             dict(numbering.attrib) if numbering is not None
-                                             else None, *size)
-    except ValueError:
-        return  # reported by the number check
-    if numbering is None:
-        report.add("error", _where(stack), "the board's grid has no numbering: grid locations"
-                   " cannot be found")
-        return
-    point = grid.location_point(location)
-    if point is None or grid.location_name(*point) != location:
-        report.add("error", _where(stack), f"location '{location}' is not a name the grid of"
-                   f" board '{board.get('name')}' gives (VASSAL falls back to x,y)")
-        return
-    if size != (0, 0) and not (0 <= point[0] < size[0] and 0 <= point[1] < size[1]):
-        report.add("warning", _where(stack), f"location '{location}' is at {point}, outside the"
-                   f" {size[0]}x{size[1]} board image")
+    x, y = placement.point[0] - placed.x, placement.point[1] - placed.y
+    if stack.owning_board is None:
+        x, y = placement.point[0] - the_map.edge[0], placement.point[1] - the_map.edge[1]
+    named = board.name_at(x, y)
+    if named is not None and named != stack.location:
+        report.add("warning", where, f"location '{stack.location}' is placed at ({x}, {y}),"
+                   f" which the grid of board '{board.name}' names '{named}'")
+    if board.size_from == "image" and not (0 <= x < board.width and 0 <= y < board.height):
+        report.add("warning", where, f"location '{stack.location}' is at {(x, y)}, outside"
+                   f" the {board.width}x{board.height} board image")
 
 
-def _check_maps(root: Any, report: CheckReport) -> None:
-    names = Counter(m.get("mapName") for m in root.iter(M + "Map"))
+def _check_maps(module: Module, report: CheckReport) -> None:
+    maps = [m for m in module.maps if m.kind == "Map"]
+    names = Counter(m.name for m in maps)
     for name, count in names.items():
         if count > 1:
             report.add("error", f"Map '{name}'", f"{count} maps share this mapName (must be"
                        " unique: saved games refer to maps by it)")
-    for the_map in root.iter(M + "Map"):
-        children = {c.tag.rsplit(".", 1)[-1] for c in the_map if isinstance(c.tag, str)}
-        missing = [h for h in MAP_HELPERS if h not in children]
+    for the_map in maps:
+        missing = [h for h in MAP_HELPERS if h not in the_map.helpers]
         if missing:
-            report.add("warning", _where(the_map), f"no {', '.join(missing)}: pieces on this map"
-                       " cannot be dragged, selected or right-clicked as usual")
-    report.counts["maps"] = sum(names.values())
+            report.add("warning", _at(the_map.line, "Map", the_map.name), f"no"
+                       f" {', '.join(missing)}: pieces on this map cannot be dragged, selected"
+                       " or right-clicked as usual")
+    report.counts["maps"] = len(maps)
 
 
-def _check_moduledata(source: ModuleSource, report: CheckReport) -> None:
+def _check_moduledata(module: Module, report: CheckReport) -> None:
+    source = module.source
     if not source.is_archive:
         return
     if source.moduledata is None:
@@ -395,19 +380,18 @@ def _check_moduledata(source: ModuleSource, report: CheckReport) -> None:
         report.add("warning", "moduledata", "no name")
 
 
-def check_source(source: ModuleSource) -> CheckReport:
-    """Check an opened module or build file (see the module docstring)."""
-    report = CheckReport(str(source.path))
-    root = source.root
+def check_read(module: Module) -> CheckReport:
+    """Check a module already read (see the module docstring)."""
+    report = CheckReport(str(module.path))
     images: set[str] = set()
-    _check_tags(root, report, source)
-    _check_numbers(root, report)
-    _check_pieces(root, report, source, images)
-    _check_gpids(root, report)
-    _check_images(root, report, source, images)
-    _check_setup(root, report, source)
-    _check_maps(root, report)
-    _check_moduledata(source, report)
+    _check_tags(module, report)
+    _check_numbers(module, report)
+    _check_pieces(module, report, images)
+    _check_gpids(module, report)
+    _check_images(module, report, images)
+    _check_setup(module, report)
+    _check_maps(module, report)
+    _check_moduledata(module, report)
     return report
 
 
@@ -417,7 +401,7 @@ def check_module(path: str | Path) -> CheckReport:
     Raises
     ------
     ModuleError
-        The file cannot be read safely at all (see :mod:`pipeline.vassal.read`).
+        The file cannot be read safely at all (see :mod:`pipeline.vassal.source`).
     """
-    with read_module(path) as source:
-        return check_source(source)
+    with read_module(path) as module:
+        return check_read(module)

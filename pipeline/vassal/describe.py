@@ -1,9 +1,10 @@
 """``bocage vassal inspect``: what a module holds, with piece definitions decoded.
 
-Maps, boards (image, size, grid attributes and the numbering in words),
-at-start stacks with their locations, palette pieces and prototypes with every
-trait decoded: id, the type fields, the state, and for the traits bocage
-writes a plain reading (images, properties, flip command).
+Maps, boards (image, size, grid and numbering attributes), at-start stacks with
+their locations, palette pieces and prototypes with every trait decoded: id,
+the type fields, the state, and for the traits bocage writes a plain reading
+(images, properties, flip command). Everything comes from the module as
+:mod:`pipeline.vassal.read` reads it.
 """
 
 from __future__ import annotations
@@ -13,22 +14,24 @@ from typing import Any
 
 from pipeline.errors import ModuleError
 from pipeline.vassal.encoding import PieceDefinition, Trait, decode
-from pipeline.vassal.read import ModuleSource, image_size, read_module, vassal_version_of
+from pipeline.vassal.read import (
+    Board,
+    Module,
+    PieceSlot,
+    Prototype,
+    SetupStack,
+    read_module,
+)
 
-__all__ = ["describe_module", "describe_source", "describe_trait"]
-
-M = "VASSAL.build.module."
-BOARD = M + "map.boardPicker.Board"
-GRIDS = (M + "map.boardPicker.board.HexGrid", M + "map.boardPicker.board.SquareGrid")
-PIECE_SLOT = "VASSAL.build.widget.PieceSlot"
-
-
-def _text(element: Any) -> str:
-    return "".join(element.xpath("text()")).strip()
+__all__ = ["describe_module", "describe_read", "describe_trait"]
 
 
 def describe_trait(trait: Trait) -> dict[str, Any]:
-    """One trait as plain data: id, type fields, state, and a reading of known traits."""
+    """One trait as plain data: id, type fields, state, and a reading of known traits.
+
+    >>> describe_trait(Trait("mark;Attack", "6"))
+    {'id': 'mark;', 'state': '6', 'properties': {'Attack': '6'}}
+    """
     out: dict[str, Any] = {"id": trait.id, "state": trait.state}
     fields = trait.fields
     if trait.id == "mark;":
@@ -51,11 +54,10 @@ def describe_trait(trait: Trait) -> dict[str, Any]:
     return out
 
 
-def _piece(element: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"entryName": element.get("entryName") or element.get("name"),
-                           "gpid": element.get("gpid"), "line": element.sourceline}
+def _piece(name: str | None, gpid: str | None, line: int, text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"entryName": name, "gpid": gpid, "line": line}
     try:
-        piece = PieceDefinition.decode(_text(element))
+        piece = PieceDefinition.decode(text)
     except ModuleError as exc:
         out["error"] = exc.message
         return out
@@ -63,57 +65,51 @@ def _piece(element: Any) -> dict[str, Any]:
     return out
 
 
-def _palette_path(element: Any) -> str:
-    names = [a.get("entryName") or a.get("name") or "" for a in element.iterancestors()
-             if a.tag.startswith(("VASSAL.build.widget.", M + "PieceWindow"))]
-    return " / ".join(reversed([n for n in names if n]))
+def _slot(slot: PieceSlot) -> dict[str, Any]:
+    return {**_piece(slot.entry_name or None, slot.gpid, slot.line, slot.text),
+            "palette": slot.palette}
 
 
-def _board(board: Any, source: ModuleSource) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": board.get("name"), "image": board.get("image")}
-    size = image_size(source, board.get("image") or "")
-    if size is not None:
-        out["width"], out["height"] = size
-    for grid in board.iter(*GRIDS):
-        out["grid"] = {"type": grid.tag.rsplit(".", 1)[-1], **dict(grid.attrib)}
-        numbering = next(iter(grid), None)
-        if numbering is not None and isinstance(numbering.tag, str):
-            out["numbering"] = dict(numbering.attrib)
-        break
+def _prototype(prototype: Prototype) -> dict[str, Any]:
+    return _piece(prototype.name or None, None, prototype.line, prototype.text)
+
+
+def _board(board: Board) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": board.name or None, "image": board.image}
+    if board.size_from == "image":
+        out["width"], out["height"] = board.width, board.height
+    if board.grid_attributes is not None:
+        kind, attributes, numbering = board.grid_attributes
+        out["grid"] = {"type": kind, **attributes}
+        if numbering is not None:
+            out["numbering"] = numbering
     return out
 
 
-def describe_source(source: ModuleSource) -> dict[str, Any]:
-    """Plain data describing an opened module (see the module docstring)."""
-    root = source.root
-    module = {k: root.get(k) for k in ("name", "version", "VassalVersion", "nextPieceSlotId")}
-    maps = []
-    for the_map in root.iter(M + "Map", M + "PrivateMap", M + "PlayerHand"):
-        stacks = [{"name": s.get("name"), "board": s.get("owningBoard"),
-                   "location": s.get("location") if s.get("useGridLocation") == "true" else None,
-                   "x": s.get("x"), "y": s.get("y"),
-                   "pieces": [p.get("entryName") for p in s.iter(PIECE_SLOT)]}
-                  for s in the_map.iter(M + "map.SetupStack")]
-        maps.append({"name": the_map.get("mapName"),
-                     "boards": [_board(b, source) for b in the_map.iter(BOARD)],
-                     "setup_stacks": stacks})
-    pieces = []
-    for slot in root.iter(PIECE_SLOT):
-        if any(a.tag == M + "map.SetupStack" for a in slot.iterancestors()):
-            continue
-        pieces.append({**_piece(slot), "palette": _palette_path(slot)})
-    prototypes = [_piece(p) for p in root.iter(M + "PrototypeDefinition")]
-    moduledata = None
-    if source.moduledata is not None:
-        moduledata = {c.tag: (c.text or "").strip() for c in source.moduledata
-                      if isinstance(c.tag, str)}
-        moduledata["VassalVersion"] = vassal_version_of(source.moduledata) or ""
-    return {"path": str(source.path), "build_file": source.build_entry, "module": module,
-            "moduledata": moduledata, "maps": maps, "pieces": pieces, "prototypes": prototypes,
+def _stack(stack: SetupStack) -> dict[str, Any]:
+    raw = stack.attributes
+    return {"name": raw.get("name"), "board": raw.get("owningBoard"),
+            "location": raw.get("location") if stack.use_grid_location else None,
+            "x": raw.get("x"), "y": raw.get("y"),
+            "pieces": [s.entry_name for s in stack.slots]}
+
+
+def describe_read(module: Module) -> dict[str, Any]:
+    """Plain data describing a module already read (see the module docstring)."""
+    head = {k: module.attributes.get(k)
+            for k in ("name", "version", "VassalVersion", "nextPieceSlotId")}
+    maps = [{"name": m.name or None, "boards": [_board(b) for b in m.boards],
+             "setup_stacks": [_stack(s) for s in m.stacks]} for m in module.maps
+            if m.kind != "WidgetMap"]
+    source = module.source
+    return {"path": str(source.path), "build_file": source.build_entry, "module": head,
+            "moduledata": module.moduledata, "maps": maps,
+            "pieces": [_slot(s) for s in module.palette() if not s.card],
+            "prototypes": [_prototype(p) for p in module.prototype_list],
             "entries": len(source.entries)}
 
 
 def describe_module(path: str | Path) -> dict[str, Any]:
     """Open a module (or bare build file) safely and describe it."""
-    with read_module(path) as source:
-        return describe_source(source)
+    with read_module(path) as module:
+        return describe_read(module)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,22 @@ from pipeline.vassal.images import counter_image_names
 
 ROOT = Path(__file__).resolve().parents[2]
 # shared/ sits beside the work tree (and beside CI's clone).
-SAMPLES = ROOT.parent / "shared" / "reference" / "vassal-samples"
+REFERENCE = ROOT.parent / "shared" / "reference"
+SAMPLES = REFERENCE / "vassal-samples"
+SAVES = REFERENCE / "vassal-saves"
+SAMPLE_FILES = ("almoravid.buildFile.xml", "tld-mod.buildFile", "vivelemperor.buildFile.xml")
+
+
+def reference(*parts: str) -> Path:
+    """A file or folder of ``shared/reference``: skipped, naming it, when it is absent;
+    a failure instead when ``CI=true`` (CI always has it)."""
+    path = REFERENCE.joinpath(*parts)
+    if not path.exists():
+        message = f"{path} not present (shared/reference beside the work tree)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
 DEMO_LAYOUT = {"dx": 48.0, "dy": 55.0, "x0": 40.0, "y0": 40.0}
 
 

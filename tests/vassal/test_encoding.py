@@ -23,7 +23,7 @@ from pipeline.vassal.encoding import (
     prototype,
     report_state,
 )
-from tests.vassal.conftest import SAMPLES
+from tests.vassal.conftest import SAMPLE_FILES, reference
 
 # A backslash ending an item that is not last is the one thing VASSAL cannot read back.
 NASTY = ["<&\"'/;,\\x", "Côte 192 — Ωmega", "'quoted'", "\\lead", "a\tb", "9/2", "x,y;z/w", ""]
@@ -117,10 +117,8 @@ def test_trait_id_and_fields():
 
 
 def _sample_texts():
-    for name in ("almoravid.buildFile.xml", "tld-mod.buildFile", "vivelemperor.buildFile.xml"):
-        path = SAMPLES / name
-        if not path.exists():
-            continue
+    for name in SAMPLE_FILES:
+        path = reference("vassal-samples", name)
         root = etree.parse(str(path), etree.XMLParser(resolve_entities=False)).getroot()
         for element in root.iter("VASSAL.build.widget.PieceSlot", "VASSAL.build.widget.CardSlot",
                                  "VASSAL.build.module.PrototypeDefinition"):
@@ -129,7 +127,6 @@ def _sample_texts():
                 yield text
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="shared/reference/vassal-samples not present")
 def test_every_sample_definition_round_trips_byte_for_byte():
     texts = list(_sample_texts())
     assert len(texts) == 3094  # reference §7: every definition of the three samples

@@ -27,7 +27,7 @@ from pipeline.vassal import build_module, preview_module
 from pipeline.vassal import preview as preview_mod
 from pipeline.vassal.encoding import PieceDefinition
 from pipeline.vassal.location import VassalHexGrid, VassalNumbering
-from tests.vassal.conftest import SAMPLES, make_game
+from tests.vassal.conftest import make_game, reference
 from tests.vassal.test_read_check import MODULEDATA
 
 M = "VASSAL.build.module."
@@ -334,17 +334,9 @@ def test_missing_images_are_labelled_boxes(tmp_path):
 
 
 def sample(name: str) -> Path:
-    path = SAMPLES / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
-    return path
+    return reference("vassal-samples", name)
 
 
-samples_present = pytest.mark.skipif(not SAMPLES.exists(),
-                                     reason="shared/reference/vassal-samples not present")
-
-
-@samples_present
 @pytest.mark.parametrize("name, location, point", [
     ("tld-mod.buildFile", "0101", (36, 64)),  # reference §5.3
     ("vivelemperor.buildFile.xml", "0101", (107, 173)),
@@ -371,7 +363,6 @@ def test_sample_hex_grids_are_drawn_where_vassal_puts_them(name, location, point
     assert result.boards[0]["size_from"] == "estimate" and result.stacks == 0
 
 
-@samples_present
 def test_sample_zones_with_their_own_grid_cut_the_hex_grid_out():
     """tld-mod: the zone 'Cherbourg Alarm Units' (870,0)-(1204,216) has no hex lines."""
     result = preview_module(sample("tld-mod.buildFile"))
@@ -382,7 +373,6 @@ def test_sample_zones_with_their_own_grid_cut_the_hex_grid_out():
     assert len(colours(outer)) > 1  # the grid is drawn just below the zone
 
 
-@samples_present
 def test_sample_stacks_in_zones_and_regions_resolve():
     """almoravid: 85 stacks named by region, found through zones' RegionGrids like VASSAL."""
     path = sample("almoravid.buildFile.xml")
@@ -436,4 +426,4 @@ def test_a_zip_that_is_not_a_module_and_a_bad_scale(tmp_path):
 def test_public_surface():
     assert {"Preview", "preview_module"} <= set(pipeline.vassal.__all__)
     assert preview_mod.__doc__ and set(preview_mod.__all__) == {
-        "DEFAULT_SIDE", "MAX_OUTPUT_SIDE", "Preview", "preview_module", "preview_source"}
+        "DEFAULT_SIDE", "MAX_OUTPUT_SIDE", "Preview", "preview_module", "preview_read"}

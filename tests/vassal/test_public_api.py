@@ -18,7 +18,8 @@ SURFACE = {
     "pipeline.cli.vassal": {"vassal"},
 }
 MODULES = ["archive", "board", "build", "buildfile", "check", "describe", "encoding", "game",
-           "grid", "images", "location", "pieces", "preview", "read", "vocabulary"]
+           "grid", "images", "location", "pieces", "preview", "read", "source", "traits",
+           "vocabulary"]
 
 
 @pytest.mark.parametrize("module", sorted(SURFACE))

@@ -9,11 +9,11 @@ import pytest
 
 from pipeline.errors import ModuleError
 from pipeline.vassal import build_module
-from pipeline.vassal import read as read_mod
+from pipeline.vassal import source as read_mod
 from pipeline.vassal.check import check_module
 from pipeline.vassal.describe import describe_module
-from pipeline.vassal.read import read_module
-from tests.vassal.conftest import SAMPLES
+from pipeline.vassal.source import open_module as read_module
+from tests.vassal.conftest import SAMPLE_FILES, reference
 
 MODULEDATA = (b'<?xml version="1.0" encoding="UTF-8"?><data version="1"><version>1</version>'
               b"<VassalVersion>3.6.19</VassalVersion><dateSaved>0</dateSaved><name>t</name></data>")
@@ -119,11 +119,9 @@ def test_not_a_module(tmp_path):
 # -- check ---------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not SAMPLES.exists(), reason="shared/reference/vassal-samples not present")
-@pytest.mark.parametrize("name", ["almoravid.buildFile.xml", "tld-mod.buildFile",
-                                  "vivelemperor.buildFile.xml"])
+@pytest.mark.parametrize("name", SAMPLE_FILES)
 def test_real_samples_pass(name):
-    report = check_module(SAMPLES / name)
+    report = check_module(reference("vassal-samples", name))
     assert report.ok, [str(f) for f in report.findings]
     warnings = [f.message for f in report.findings if f.severity == "warning"]
     if name == "vivelemperor.buildFile.xml":
