@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +23,7 @@ from pipeline.model import load_map
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.game import load_game
 from pipeline.render.answers import moves_picture, supply_picture
+from pipeline.vassal.save import save_position
 
 __all__ = ["rules"]
 
@@ -28,6 +33,45 @@ POSITION = click.option("--position", "-p", type=click.Path(exists=True, dir_oka
 UNIT = click.option("--unit", "-u", "unit_id", required=True, help="Id of the moving unit.")
 PICTURE = click.option("--picture", type=click.Path(dir_okay=False, path_type=Path),
                        help="Also draw the answer over the map as a PNG.")
+
+
+def _position_or_save(f: Any) -> Any:
+    """--position, or a VASSAL saved game (--vsav, with its --module) read as one."""
+    f = click.option("--module", "vmod", type=click.Path(dir_okay=False, path_type=Path),
+                     help="The .vmod the --vsav game was played on (default: the one"
+                          " beside the save with the module name it gives).")(f)
+    f = click.option("--vsav", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Answer on a VASSAL saved game instead of --position (read as"
+                          " 'bocage vassal read-save' reads it).")(f)
+    return click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False,
+                        path_type=Path), help="Position file (kind: position).")(f)
+
+
+@contextmanager
+def _position_file(game: Path, position: Path | None, vsav: Path | None,
+                   vmod: Path | None) -> Iterator[Path]:
+    """The position to load: --position as given, or --vsav written as one for the loader."""
+    if (position is None) == (vsav is None):
+        raise click.UsageError("give --position or --vsav (one of them)")
+    if position is not None:
+        yield position
+        return
+    assert vsav is not None
+    # The save is read by the VASSAL reader, then loaded like any position file.
+    _, read, left_out = save_position(vsav, vmod, game_dir=game)
+    for piece, why in left_out:
+        click.echo(f"bocage: warning: {vsav}: '{piece.name}' not in the position: {why}",
+                   err=True)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{vsav.name}.position.json"
+        document = {"kind": "position", **read.model_dump(mode="json", exclude_defaults=True)}
+        path.write_text(json.dumps(document), encoding="utf-8")
+        try:
+            yield path
+        except DataError as exc:
+            if exc.file != str(path):
+                raise
+            raise DataError(f"{vsav} (read as a position)", exc.path, exc.message) from None
 
 
 def _save_picture(path: Path, picture: Image.Image) -> None:
@@ -72,20 +116,21 @@ def _hex(engine: Engine, text: str, what: str) -> Hex:
 
 @rules.command()
 @GAME
-@POSITION
+@_position_or_save
 @UNIT
 @click.option("--phase", help="Ask as if in this phase (e.g. movement, mobile_movement).")
 @PICTURE
 @json_option
-def moves(game: Path, position: Path, unit_id: str, phase: str | None, picture: Path | None,
-          as_json: bool) -> None:
+def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None, unit_id: str,
+          phase: str | None, picture: Path | None, as_json: bool) -> None:
     """Where can this unit go? Reachable hexes, minimum MP, one cheapest path each.
 
     With --picture, the reachable hexes are tinted over the map from light (cheap) to
     dark (the whole MA) with their cost, the cheapest paths drawn from the start hex,
     and the hexes refused next to them crossed.
     """
-    engine = _engine(game, position, phase)
+    with _position_file(game, position, vsav, vmod) as position_path:
+        engine = _engine(game, position_path, phase)
     reach = engine.reachable(unit_id)
     if picture is not None:
         _save_picture(picture, moves_picture(load_map(game / "map.json"), engine.situation,
@@ -126,18 +171,19 @@ def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: 
 
 @rules.command()
 @GAME
-@POSITION
+@_position_or_save
 @click.option("--side", help="Only units of this side.")
 @PICTURE
 @json_option
-def supply(game: Path, position: Path, side: str | None, picture: Path | None,
-           as_json: bool) -> None:
+def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
+           side: str | None, picture: Path | None, as_json: bool) -> None:
     """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
 
     With --picture, units are drawn over the map green (in supply, with the line they
     traced and its source ringed) or red (out of supply).
     """
-    engine = _engine(game, position)
+    with _position_file(game, position, vsav, vmod) as position_path:
+        engine = _engine(game, position_path)
     ids = [u.id for u in engine.situation.units
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
@@ -156,11 +202,13 @@ def supply(game: Path, position: Path, side: str | None, picture: Path | None,
 
 @rules.command()
 @GAME
-@POSITION
+@_position_or_save
 @json_option
-def stacking(game: Path, position: Path, as_json: bool) -> None:
+def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
+             as_json: bool) -> None:
     """Does every occupied hex respect the stacking limits? Exit 1 if not."""
-    engine = _engine(game, position)
+    with _position_file(game, position, vsav, vmod) as position_path:
+        engine = _engine(game, position_path)
     verdicts = {engine.name(h): engine.stacking(h) for h in sorted(engine.situation.occupants)}
     if as_json:
         emit_json({h: v.to_dict() for h, v in verdicts.items()})

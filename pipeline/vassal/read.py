@@ -236,6 +236,7 @@ class Module:
     prototype_list: tuple[Prototype, ...] = ()
     sides: tuple[str, ...] = ()
     moduledata: dict[str, str] | None = None
+    turn_levels: tuple[str, ...] = ()  # the first turn tracker's top levels (class names)
 
     @property
     def path(self) -> Path:
@@ -534,6 +535,8 @@ def module_from_source(source: ModuleSource) -> Module:
     sides = tuple(s for e in (roster.iter() if roster is not None else ())
                   if e is not roster and isinstance(e.tag, str)
                   and (s := (e.text or "").strip()))
+    tracker = root.find(M + "turn.TurnTracker")
+    levels = tuple(_short(c) for c in _tags(tracker)) if tracker is not None else ()
     moduledata = None
     if source.moduledata is not None:
         moduledata = {str(c.tag): (c.text or "").strip() for c in _tags(source.moduledata)}
@@ -545,7 +548,8 @@ def module_from_source(source: ModuleSource) -> Module:
         maps=tuple(_map(m, source) for m in root.iter(*MAPS)),
         prototypes={p.name: p for p in prototype_list},
         slots=tuple(_slot(s) for s in root.iter(PIECE_SLOT, CARD_SLOT)),
-        prototype_list=prototype_list, sides=sides, moduledata=moduledata)
+        prototype_list=prototype_list, sides=sides, moduledata=moduledata,
+        turn_levels=tuple(lv for lv in levels if lv.endswith("TurnLevel")))
 
 
 def read_module(path: str | Path) -> Module:

@@ -92,6 +92,7 @@ class PieceView:
     x: int | None = None
     y: int | None = None
     gpid: str | None = None
+    moved: bool = False  # the Mark When Moved flag
 
 
 def _layer(trait: Trait) -> Layer | None:
@@ -150,6 +151,7 @@ def view_piece(traits: Sequence[Trait]) -> PieceView:
     layers: list[Layer] = []
     images = [PieceImage(image)] if image else []
     name = basic_name
+    moved = False
     # Inside out, as the decorators wrap the BasicPiece: an outer trait's property wins.
     for trait in reversed(traits):
         if trait.id == "mark;":
@@ -159,6 +161,8 @@ def view_piece(traits: Sequence[Trait]) -> PieceView:
                 properties[key] = values[i] if i < len(values) else ""
         elif trait.id == "PROP;" and trait.fields:
             properties[trait.fields[0]] = trait.state
+        elif trait.id == "markmoved;":
+            moved = trait.state == "true"
         elif trait.id == "emb2;":
             layer = _layer(trait)
             if layer is None:
@@ -171,7 +175,7 @@ def view_piece(traits: Sequence[Trait]) -> PieceView:
             if layer.name:
                 properties[f"{layer.name}_Level"] = str(layer.level)
     return PieceView(basic_name, name, image, tuple(images), tuple(reversed(layers)),
-                     properties, tuple(t.id for t in traits), map_id, x, y, gpid)
+                     properties, tuple(t.id for t in traits), map_id, x, y, gpid, moved)
 
 
 def trait_images(trait: Trait) -> list[str]:
