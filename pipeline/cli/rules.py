@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-
-import io
 
 import click
 from PIL import Image
@@ -20,9 +19,9 @@ from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import load_map
+from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.game import load_game
-from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.vassal.save import save_position
 
 __all__ = ["rules"]

@@ -21,6 +21,7 @@ from pipeline.vassal import build_module, parse_board_args
 from pipeline.vassal.check import check_module
 from pipeline.vassal.describe import describe_module
 from pipeline.vassal.game import load_game_inputs
+from pipeline.vassal.importer import import_module
 from pipeline.vassal.preview import DEFAULT_SIDE, preview_module
 from pipeline.vassal.save import save_position
 
@@ -269,3 +270,38 @@ def read_save(save: Path, module: Path | None, out: Path | None, phase: str, as_
                    f" {piece.face}]")
     click.echo(f"{len(saved.pieces)} pieces: {len(position.units)} units, {len(position.markers)}"
                f" markers in the position{f', written to {out}' if out else ''}")
+
+
+@vassal.command("import", short_help="Write a game folder from a module bocage did not build.")
+@click.argument("module", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="The game folder to create (new, or empty).")
+@json_option
+@quiet_option
+def import_(module: Path, out: Path, as_json: bool, quiet: bool) -> None:
+    """Write a game-folder skeleton from MODULE (a .vmod, or a bare buildFile): each
+    board's image, each hex grid as a map.json board numbered exactly as VASSAL numbers
+    it (proved hex by hex), and the palette as units.csv / markers.csv with the
+    counters' front and back images. Terrain is not in a module: digitize the board
+    next, with the grid already known.
+
+    \b
+    Example:
+      bocage vassal import game.vmod --out maps/mygame
+      bocage check maps/mygame
+      bocage digitize maps/mygame/board-map.png --grid maps/mygame/map.json --out d.json
+    """
+    report = import_module(module, out)
+    if as_json:
+        emit_json({"folder": str(report.folder), "counts": report.counts,
+                   "grids": list(report.grids), "warnings": list(report.warnings)})
+        return
+    for warning in report.warnings:
+        click.echo(f"bocage: warning: {module}: {warning}", err=True)
+    if not quiet:
+        for grid in report.grids:
+            click.echo(f"board '{grid['board']}' (map '{grid['map']}'): {grid['hexes']} hexes,"
+                       f" {grid['cols']} x {grid['rows']}, named as VASSAL names them")
+        counts = report.counts
+        click.echo(f"wrote {report.folder} ({counts['boards']} board(s), {counts['units']}"
+                   f" units, {counts['markers']} markers, {counts['images']} images)")

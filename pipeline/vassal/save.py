@@ -43,7 +43,13 @@ from typing import Any
 from pipeline.errors import ModuleError
 from pipeline.model import Position, companion_counters, load_units, position_from_data
 from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode
-from pipeline.vassal.read import Module, ModuleMap, PlacedBoard, lay_out_boards, read_module
+from pipeline.vassal.read import (
+    Module,
+    ModuleMap,
+    PlacedBoard,
+    lay_out_boards,
+    read_module,
+)
 from pipeline.vassal.source import MAX_XML, open_archive, parse_xml, read_bounded
 from pipeline.vassal.traits import Layer, view_piece
 
@@ -387,7 +393,7 @@ def _place(saved: SavedGame, module: Module, raw: dict[str, _Raw],
     layouts = {name: lay_out_boards(m, saved.boards.get(name))[0] for name, m in maps.items()}
     counts: dict[str, int] = {}
     order: list[tuple[str, int | None, int, int]] = []
-    for stack_id, state in stacks:
+    for _, state in stacks:
         parts = decode(state, ";")
         members = [p for p in parts[3:] if not p.startswith("@@") and p in raw]
         map_name = parts[0] if parts else ""

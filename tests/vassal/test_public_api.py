@@ -18,8 +18,8 @@ SURFACE = {
     "pipeline.cli.vassal": {"vassal"},
 }
 MODULES = ["archive", "board", "build", "buildfile", "check", "describe", "encoding", "game",
-           "grid", "images", "location", "pieces", "preview", "read", "source", "traits",
-           "vocabulary"]
+           "grid", "images", "importer", "location", "pictures", "pieces", "preview", "read",
+           "save", "source", "traits", "vocabulary"]
 
 
 @pytest.mark.parametrize("module", sorted(SURFACE))
