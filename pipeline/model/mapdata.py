@@ -169,6 +169,11 @@ class HexEntry(Model):
         None, description="share of the hex's area per terrain (digitized maps)"
     )
     confidence: Fraction | None = Field(None, description="how sure a classifier was")
+    provenance: Literal["read", "labelled", "corrected"] | None = Field(
+        None, description="who says so: 'read' by the digitizer, 'labelled' by a person as an"
+        " example, 'corrected' by a person over a reading (labelled and corrected hexes count"
+        " as checked)"
+    )
     elevation: int | None = None
     name: str | None = None
     features: list[str] = []
@@ -182,6 +187,12 @@ class HexsideEntry(Model):
     hex: str | None = None
     direction: str | None = None
     features: list[str] = Field(min_length=1)
+    confidence: dict[str, Fraction] | None = Field(
+        None, description="how sure the digitizer's reading of each feature is (digitized maps)"
+    )
+    provenance: Literal["read", "labelled", "corrected"] | None = Field(
+        None, description="who says so, as for a hex"
+    )
     note: Note = ""
 
     @model_validator(mode="after")
@@ -383,6 +394,10 @@ class MapData(Model):
         for j, name in enumerate(side.features):
             if name not in self.hexside_features:
                 raise Invalid((*where, "features", j), self._unknown("hexside feature", name))
+        for name in side.confidence or {}:
+            if name not in side.features:
+                raise Invalid((*where, "confidence", name), f"confidence for '{name}', which this"
+                              f" hexside does not list (its features: {', '.join(side.features)})")
 
     def _require_hex(self, where: tuple[str | int, ...], hex_id: str) -> tuple[_BoardGrid, Hex]:
         for board in self._boards:

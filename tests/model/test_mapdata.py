@@ -440,3 +440,28 @@ def test_sample_helper_gives_independent_copies():
     a, b = sample(DEMO_MAP), sample(DEMO_MAP)
     a["hexes"].clear()
     assert b["hexes"]
+
+
+def test_provenance_and_feature_confidence_are_read():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexes"]["0421"]["provenance"] = "corrected"
+        doc["hexsides"][0]["confidence"] = {f: 0.75 for f in doc["hexsides"][0]["features"]}
+        doc["hexsides"][0]["provenance"] = "read"
+    data = load_edit(edit)
+    assert data.hexes["0421"].provenance == "corrected"
+    assert set(data.hexsides[0].confidence or {}) == set(data.hexsides[0].features)
+    assert data.hexsides[0].provenance == "read"
+
+
+def test_unknown_provenance_is_refused():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexes"]["0421"]["provenance"] = "guessed"
+    assert fails(edit).startswith("maps/demo/map.json: hexes.0421.provenance: ")
+
+
+def test_confidence_for_a_feature_the_hexside_does_not_list():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexsides"][0]["features"] = ["road"]
+        doc["hexsides"][0]["confidence"] = {"river": 0.9}
+    assert fails(edit) == ("maps/demo/map.json: hexsides[0].confidence.river: confidence for"
+                           " 'river', which this hexside does not list (its features: road)")
