@@ -10,6 +10,7 @@ Every document says it is invented (``"illustrative": true``).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,19 +38,45 @@ SAMPLE_FEATURES: dict[str, tuple[str, str]] = {
 
 
 def sample_map(orientation: Orientation | str = "flat", cols: int = 16, rows: int = 14,
-               seed: int = 0) -> MapData:
+               seed: int = 0, *, terrain: Mapping[str, str] | None = None, towns: int = 0
+               ) -> MapData:
     """An invented map with patches of terrain and hexside features.
 
+    Parameters
+    ----------
+    orientation, cols, rows
+        The grid.
+    seed
+        Seed of every choice.
+    terrain
+        Terrain names and colours, the default terrain first (default:
+        :data:`SAMPLE_TERRAIN`, with villages as a second terrain in some
+        clear hexes). Patches are drawn from the others.
+    towns
+        Hexes of the default terrain given the hex feature ``town``, chosen
+        after everything else so the rest of the map does not change.
+
+    Examples
+    --------
     >>> m = sample_map("pointy", 6, 5, seed=1)
     >>> m.boards[0].grid.orientation, len(list(m.hex_ids()))
     ('pointy', 30)
+    >>> t = sample_map("flat", 8, 6, seed=1, terrain={"open": "#eeeeee", "bog": "#88aa99"},
+    ...                towns=2)
+    >>> sorted(t.used_terrain()), sum("town" in e.features for e in t.hexes.values())
+    (['bog', 'open'], 2)
     """
     orientation = Orientation(orientation)
     stagger = "even-down" if orientation is Orientation.FLAT else "even-right"
     grid = HexGrid(orientation, Numbering(stagger=stagger), cols=cols, rows=rows)
     rng = np.random.default_rng(seed)
     hexes = grid.hexes()
-    terrain = _patches(grid, hexes, rng)
+    vocabulary = dict(terrain) if terrain is not None else SAMPLE_TERRAIN
+    default = next(iter(vocabulary))
+    if terrain is None:
+        terrain_of = _patches(grid, hexes, rng)
+    else:
+        terrain_of = _patches(grid, hexes, rng, list(vocabulary)[1:], default, villages=False)
     river = _river(grid, hexes, rng)
     sides: dict[tuple[Hex, Hex], set[str]] = {s: {"river"} for s in river}
     for name, count in (("road", 2), ("trail", 1)):
@@ -68,25 +95,41 @@ def sample_map(orientation: Orientation | str = "flat", cols: int = 16, rows: in
         key = (min(h, n), max(h, n))
         if grid.contains(n) and key not in sides:
             sides[key] = {"ditch"}
+    entries: dict[str, dict[str, Any]] = {
+        grid.id(h): {"terrain": t} for h, t in terrain_of.items() if t != [default]}
     data: dict[str, Any] = {
         "kind": "map", "game": "sample", "title": f"sample map (seed {seed})",
         "illustrative": True, "source": "invented by pipeline.render.sample_map",
         "boards": [{"name": "sample", "grid": {
             "orientation": orientation.value, "numbering": {"stagger": stagger},
             "cols": cols, "rows": rows}}],
-        "terrain_types": {n: {"color": c} for n, c in SAMPLE_TERRAIN.items()},
+        "terrain_types": {n: {"color": c} for n, c in vocabulary.items()},
         "hexside_features": {n: {"kind": k, "color": c} for n, (k, c) in SAMPLE_FEATURES.items()},
-        "hexes": {grid.id(h): {"terrain": t} for h, t in terrain.items() if t != ["clear"]},
+        "hexes": entries,
         "hexsides": [{"hexes": sorted((grid.id(a), grid.id(b))), "features": sorted(f)}
                      for (a, b), f in sorted(sides.items())],
     }
+    if default != "clear":
+        data["default_terrain"] = default
+    if towns > 0:
+        data["hex_features"] = {"town": {"color": "#1e1e1e"}}
+        plain = [h for h in hexes if terrain_of[h] == [default]]
+        chosen: list[Hex] = []
+        # Towns are never neighbours, so their names do not run into each other.
+        for i in np.random.default_rng([seed, 7]).permutation(len(plain)):
+            h = plain[int(i)]
+            if len(chosen) < towns and not any(grid.adjacent(h, c) for c in chosen):
+                chosen.append(h)
+        for h in sorted(chosen):
+            entry = entries.setdefault(grid.id(h), {"terrain": [default]})
+            entry["features"] = ["town"]
     return map_from_data(data, "<sample>")
 
 
-def _patches(grid: HexGrid, hexes: list[Hex], rng: np.random.Generator
-             ) -> dict[Hex, list[str]]:
-    terrain = {h: ["clear"] for h in hexes}
-    names = ["woods", "rough", "marsh", "water", "town"]
+def _patches(grid: HexGrid, hexes: list[Hex], rng: np.random.Generator,
+             names: Sequence[str] = ("woods", "rough", "marsh", "water", "town"),
+             default: str = "clear", *, villages: bool = True) -> dict[Hex, list[str]]:
+    terrain = {h: [default] for h in hexes}
     for _ in range(max(3, len(hexes) // 12)):
         name = names[int(rng.integers(len(names)))]
         frontier = [hexes[int(rng.integers(len(hexes)))]]
@@ -95,7 +138,7 @@ def _patches(grid: HexGrid, hexes: list[Hex], rng: np.random.Generator
             terrain[h] = [name]
             frontier.extend(grid.neighbours(h))
     for h in hexes:
-        if terrain[h] == ["clear"] and rng.uniform() < 0.06:
+        if villages and terrain[h] == ["clear"] and rng.uniform() < 0.06:
             terrain[h] = ["clear", "town"]
     return terrain
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Scan", "ScanOptions", "simulate_scan"]
+__all__ = ["Scan", "ScanOptions", "jpeg_round_trip", "simulate_scan", "undistort"]
 
 _STRIP = 512  # rows per photometric strip
 
@@ -72,26 +72,86 @@ class ScanOptions:
 
 @dataclass(frozen=True)
 class Scan:
-    """A simulated scan.
+    """A simulated scan or photo, and exactly where the paper went on it.
 
     Attributes
     ----------
     image
         RGB pixels, ``uint8``.
     homography
-        3x3 matrix taking a pixel position of the clean picture to the scan
-        (homogeneous coordinates, pixel centres at integers).
+        3x3 matrix taking a pixel position of the clean picture to the image
+        (homogeneous coordinates, pixel centres at integers) before any lens
+        distortion: the whole transform of a scan, and the pinhole camera of
+        a photo.
+    distortion
+        Radial lens distortion ``k1`` (negative: barrel) applied after the
+        homography: a point at distance ``r`` from ``centre`` moves to
+        ``r * (1 + k1 * (r / radius) ** 2)``. 0 for a flatbed scan.
+    centre, radius
+        Centre of the distortion and the radius it is normalised by (half the
+        image diagonal).
+
+    Examples
+    --------
+    >>> s = Scan(np.zeros((10, 10, 3), np.uint8), np.eye(3), -0.05, (5.0, 5.0), 7.0)
+    >>> x, y = s.to_scan(np.array([12.0]), np.array([5.0]))
+    >>> round(float(x[0]), 3), float(y[0])
+    (11.65, 5.0)
+    >>> px, py = s.to_paper(x, y)
+    >>> round(float(px[0]), 6), round(float(py[0]), 6)
+    (12.0, 5.0)
     """
 
     image: NDArray[np.uint8]
     homography: NDArray[np.float64]
+    distortion: float = 0.0
+    centre: tuple[float, float] = (0.0, 0.0)
+    radius: float = 1.0
 
     def to_scan(self, x: NDArray[np.float64], y: NDArray[np.float64]
                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Where positions of the clean picture landed on the scan."""
+        """Where positions of the clean picture landed on the image (exact)."""
         h = self.homography
         w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
-        return (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        if self.distortion == 0:
+            return u, v
+        cx, cy = self.centre
+        gain = 1 + self.distortion * ((u - cx) ** 2 + (v - cy) ** 2) / self.radius ** 2
+        return cx + (u - cx) * gain, cy + (v - cy) * gain
+
+    def to_paper(self, x: NDArray[np.float64], y: NDArray[np.float64]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Where image positions come from on the clean picture (the inverse of :meth:`to_scan`).
+
+        The lens distortion is undone by Newton's method on the radius (a few
+        steps reach machine precision for any distortion a lens makes).
+        """
+        u, v = np.asarray(x, float), np.asarray(y, float)
+        if self.distortion != 0:
+            u, v = undistort(u, v, self.distortion, self.centre, self.radius)
+        h = np.linalg.inv(self.homography)
+        w = h[2, 0] * u + h[2, 1] * v + h[2, 2]
+        return (h[0, 0] * u + h[0, 1] * v + h[0, 2]) / w, (h[1, 0] * u + h[1, 1] * v + h[1, 2]) / w
+
+
+def undistort(x: NDArray[np.float64], y: NDArray[np.float64], k1: float,
+              centre: tuple[float, float], radius: float
+              ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Positions before a radial distortion ``k1`` moved them to ``(x, y)``.
+
+    >>> undistort(np.array([11.65]), np.array([5.0]), -0.05, (5.0, 5.0), 7.0)[0].round(6)
+    array([12.])
+    """
+    cx, cy = centre
+    dx, dy = (x - cx) / radius, (y - cy) / radius
+    rd = np.hypot(dx, dy)
+    r = rd.copy()
+    for _ in range(8):
+        r -= (r + k1 * r ** 3 - rd) / (1 + 3 * k1 * r ** 2)
+    scale = np.divide(r, rd, out=np.ones_like(r), where=rd > 0)
+    return cx + dx * scale * radius, cy + dy * scale * radius
 
 
 def simulate_scan(image: NDArray[np.uint8], options: ScanOptions | None = None) -> Scan:
@@ -116,7 +176,7 @@ def simulate_scan(image: NDArray[np.uint8], options: ScanOptions | None = None) 
         warped = np.asarray(cv2.GaussianBlur(warped, (0, 0), opts.blur), dtype=np.uint8)
     out = _photometric(warped, opts, rng)
     if opts.jpeg_quality is not None:
-        out = _jpeg(out, opts.jpeg_quality)
+        out = jpeg_round_trip(out, opts.jpeg_quality)
     return Scan(out, h)
 
 
@@ -168,7 +228,13 @@ def _photometric(image: NDArray[np.uint8], opts: ScanOptions, rng: np.random.Gen
     return out
 
 
-def _jpeg(image: NDArray[np.uint8], quality: int) -> NDArray[np.uint8]:
+def jpeg_round_trip(image: NDArray[np.uint8], quality: int) -> NDArray[np.uint8]:
+    """An RGB picture saved as JPEG at ``quality`` and read back (its artefacts).
+
+    >>> img = np.full((16, 16, 3), 200, np.uint8)
+    >>> jpeg_round_trip(img, 90).shape
+    (16, 16, 3)
+    """
     ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR),
                             [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:  # pragma: no cover - OpenCV always encodes a uint8 RGB image
