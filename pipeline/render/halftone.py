@@ -39,11 +39,15 @@ def separate(rgb: NDArray[np.float32]) -> NDArray[np.float32]:
     >>> separate(np.array([[0.0, 0.0, 0.0]], np.float32)).round(3).tolist()
     [[0.0, 0.0, 0.0, 1.0]]
     """
-    grey = 1.0 - rgb.max(axis=-1)
-    k = grey * np.clip((grey - 0.2) / 0.8, 0.0, 1.0)
+    k = _black(1.0 - rgb.max(axis=-1))
     rest = np.maximum(1.0 - k, 1e-6)[..., None]
     cmy = np.where(rest > 1e-5, 1.0 - rgb / rest, 0.0)
     return np.concatenate([np.clip(cmy, 0, 1), k[..., None]], axis=-1).astype(np.float32)
+
+
+def _black(grey: NDArray[np.floating]) -> NDArray[np.floating]:
+    """Black ink for a grey component (0 white to 1 black)."""
+    return np.asarray(grey * np.clip((grey - 0.2) / 0.8, 0.0, 1.0))
 
 
 def halftone(pixels: NDArray[np.uint8], period: float) -> NDArray[np.uint8]:
@@ -72,41 +76,68 @@ def halftone(pixels: NDArray[np.uint8], period: float) -> NDArray[np.uint8]:
     if not period > 1:
         raise ValueError(f"halftone period must be more than one pixel, got {period}")
     height, width = pixels.shape[:2]
-    table = _threshold_table()
+    screens = [(angle, _threshold_table(angle, period, width, height))
+               for angle in SCREEN_ANGLES.values()]
+    # The separation (see separate) by table on the brightest channel, which sets black:
+    # cover = 1 - value * scale[brightest], black = k[brightest].
+    grey = 1.0 - np.arange(256) / 255.0
+    k = _black(grey)
+    black = k.astype(np.float32)
+    scale = np.where(k < 1, 1.0 / (255.0 * np.maximum(1.0 - k, 1e-9)), 0.0).astype(np.float32)
     out = np.empty_like(pixels)
     xs = np.arange(width, dtype=np.float32)
     for y0 in range(0, height, _ROWS):
         y1 = min(height, y0 + _ROWS)
         ys = np.arange(y0, y1, dtype=np.float32)[:, None]
-        cover = separate(pixels[y0:y1].astype(np.float32) / 255.0)
-        inked = [cover[..., i] > _threshold(xs, ys, angle, period, table)
-                 for i, angle in enumerate(SCREEN_ANGLES.values())]
-        paper = ~inked[3]
-        strip = np.stack([~inked[0] & paper, ~inked[1] & paper, ~inked[2] & paper], axis=-1)
-        out[y0:y1] = strip.astype(np.uint8) * 255
+        strip = pixels[y0:y1]
+        brightest = np.maximum(np.maximum(strip[..., 0], strip[..., 1]), strip[..., 2])
+        factor = scale[brightest]
+        paper = ~(black[brightest] > screens[3][1][_level(_spot(xs, ys, screens[3][0], period))])
+        for i in range(3):
+            angle, table = screens[i]
+            cover = 1.0 - strip[..., i] * factor
+            out[y0:y1, :, i] = (~(cover > table[_level(_spot(xs, ys, angle, period))])
+                                & paper).astype(np.uint8) * 255
     return out
 
 
-def _threshold(xs: NDArray[np.float32], ys: NDArray[np.float32], angle: float, period: float,
-               table: NDArray[np.float32]) -> NDArray[np.float32]:
-    """The coverage above which each pixel is inked, for one screen."""
-    t = math.radians(angle)
-    w = np.float32(2 * math.pi / period)
-    u = (xs * np.float32(math.cos(t)) + ys * np.float32(math.sin(t))) * w
-    v = (ys * np.float32(math.cos(t)) - xs * np.float32(math.sin(t))) * w
-    spot = (np.cos(u) + np.cos(v)) * np.float32(0.5)  # 1 at dot centres, -1 between
-    index = ((spot + 1) * np.float32((_LEVELS - 1) / 2)).astype(np.int32)
-    return table[index]
+def _spot(xs: NDArray[np.float32], ys: NDArray[np.float32], angle: float, period: float
+          ) -> NDArray[np.float32]:
+    """The spot function of one screen: 1 at dot centres, -1 between them.
 
-
-def _threshold_table() -> NDArray[np.float32]:
-    """For each spot value, the share of a cell whose spot value is at least as high.
-
-    Inking where ``coverage > share`` inks exactly ``coverage`` of each cell: the dot
-    grows from the cell centre outward.
+    ``cos(a x + b y)`` is expanded into products of functions of ``x`` and of
+    ``y`` alone, so a strip costs four multiplications a pixel, not two cosines.
     """
-    a = np.linspace(0, 2 * math.pi, 512, endpoint=False)
-    spot = np.sort(((np.cos(a)[:, None] + np.cos(a)[None, :]) / 2).ravel())
-    levels = np.linspace(-1, 1, _LEVELS)
-    above = 1.0 - np.searchsorted(spot, levels, side="left") / spot.size
+    t = math.radians(angle)
+    w = 2 * math.pi / period
+    # Off-grid phases keep a screen at 0 or 45 degrees from sampling symmetric twins.
+    x = (xs.astype(np.float64) + 0.31).ravel()
+    y = (ys.astype(np.float64) + 0.17).ravel()
+    total = np.zeros((y.size, x.size), np.float32)
+    for a, b in ((math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))):
+        cx, sx = np.cos(w * a * x).astype(np.float32), np.sin(w * a * x).astype(np.float32)
+        cy, sy = np.cos(w * b * y).astype(np.float32), np.sin(w * b * y).astype(np.float32)
+        total += cy[:, None] * cx[None, :]
+        total -= sy[:, None] * sx[None, :]
+    return total * np.float32(0.5)
+
+
+def _level(spot: NDArray[np.float32]) -> NDArray[np.int32]:
+    return np.clip(((spot + 1) * np.float32((_LEVELS - 1) / 2)).astype(np.int32), 0, _LEVELS - 1)
+
+
+def _threshold_table(angle: float, period: float, width: int, height: int
+                     ) -> NDArray[np.float32]:
+    """For each spot level, the share of the screen's pixels at that level or above.
+
+    Inking where ``coverage > share`` inks exactly ``coverage`` of the pixels:
+    the dot grows from the cell centre outward. The shares are counted on the
+    pixels themselves (a window of the picture), not on the continuous spot
+    function, so a screen whose period fits the pixel grid (yellow at 0
+    degrees) is as exact as a turned one.
+    """
+    xs = np.arange(min(width, 512), dtype=np.float32)
+    ys = np.arange(min(height, 512), dtype=np.float32)[:, None]
+    counts = np.bincount(_level(_spot(xs, ys, angle, period)).ravel(), minlength=_LEVELS)
+    above = np.cumsum(counts[::-1])[::-1] / counts.sum()
     return above.astype(np.float32)

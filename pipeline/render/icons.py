@@ -104,12 +104,12 @@ def draw_symbol(canvas: Canvas, symbol: str, centre: Point) -> None:
     s = canvas.unit
     x, y = centre
     if symbol == "ring":
-        canvas.disc(centre, 0.1 * s, INK)
-        canvas.disc(centre, 0.07 * s, (255, 255, 255))
-        canvas.disc(centre, 0.035 * s, INK)
+        canvas.disc(centre, 0.12 * s, INK)
+        canvas.disc(centre, 0.085 * s, (255, 255, 255))
+        canvas.disc(centre, 0.045 * s, INK)
     elif symbol == "square":
-        canvas.polygon(_box(x, y, 0.095 * s), (255, 255, 255))
-        canvas.polygon(_box(x, y, 0.07 * s), INK)
+        canvas.polygon(_box(x, y, 0.11 * s), (255, 255, 255))
+        canvas.polygon(_box(x, y, 0.075 * s), INK)
     else:  # castle: a keep with three merlons and a flag
         w, h = 0.11 * s, 0.08 * s
         canvas.polygon([(x - w, y + h), (x + w, y + h), (x + w, y - h), (x - w, y - h)], INK)

@@ -156,14 +156,16 @@ def simulate_photo(image: NDArray[np.uint8], options: PhotoOptions | None = None
     True
     """
     opts = options or PhotoOptions()
-    rng = np.random.default_rng(opts.seed)
+    # One stream per effect, so turning one effect off leaves the others where they were.
+    rng = {name: np.random.default_rng([opts.seed, i])
+           for i, name in enumerate(("folds", "table", "light", "noise"))}
     height, width = image.shape[:2]
     size = opts.size or _frame(width, height, opts.fill)
     h = camera_homography((width, height), size, opts)
     out_w, out_h = size
     centre, radius = ((out_w - 1) / 2, (out_h - 1) / 2), math.hypot(out_w, out_h) / 2
     scan = Scan(np.zeros((0, 0, 3), np.uint8), h, opts.distortion, centre, radius)
-    paper = _folded(image, opts, rng)
+    paper = _folded(image, opts, rng["folds"])
     yy, xx = np.mgrid[0:out_h, 0:out_w].astype(np.float64)
     px, py = scan.to_paper(xx, yy)
     map_x, map_y = px.astype(np.float32), py.astype(np.float32)
@@ -172,16 +174,16 @@ def simulate_photo(image: NDArray[np.uint8], options: PhotoOptions | None = None
     ones = np.ones((height, width), np.float32)
     cover = np.asarray(cv2.remap(ones, map_x, map_y, cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0), np.float32)
-    table = _table(out_w, out_h, rng)
+    table = _table(out_w, out_h, rng["table"])
     shade = np.roll(cover, (round(0.012 * out_h), round(0.008 * out_w)), axis=(0, 1))
     shade = cv2.GaussianBlur(shade, (0, 0), 0.012 * radius)
     table *= (1 - 0.55 * shade)[..., None]
     scene = sheet.astype(np.float32) * cover[..., None] + table * (1 - cover[..., None])
-    scene = _light(scene, cover, opts, rng)
+    scene = _light(scene, cover, opts, rng["light"])
     if opts.blur > 0:
         scene = cv2.GaussianBlur(scene, (0, 0), opts.blur)
     if opts.noise > 0:
-        scene += rng.normal(0, opts.noise, scene.shape).astype(np.float32)
+        scene += rng["noise"].normal(0, opts.noise, scene.shape).astype(np.float32)
     out = np.clip(np.rint(scene), 0, 255).astype(np.uint8)
     if opts.jpeg_quality is not None:
         out = jpeg_round_trip(out, opts.jpeg_quality)
@@ -230,23 +232,23 @@ def _table(width: int, height: int, rng: np.random.Generator) -> NDArray[np.floa
 def _light(scene: NDArray[np.float32], cover: NDArray[np.float32], opts: PhotoOptions,
            rng: np.random.Generator) -> NDArray[np.float32]:
     height, width = scene.shape[:2]
+    # Every choice drawn up front, so switching one effect off moves no other.
+    angle = rng.uniform(0, 2 * math.pi)
+    corner = np.array([[0, 0], [width, 0], [width, height], [0, height]],
+                      np.float32)[int(rng.integers(4))]
+    gx, gy = rng.uniform(0.3, 0.7) * width, rng.uniform(0.25, 0.6) * height
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     diag = math.hypot(width, height)
-    angle = rng.uniform(0, 2 * math.pi)
     ramp = ((xx - width / 2) * math.cos(angle) + (yy - height / 2) * math.sin(angle)) / diag + 0.5
     gain = 1 - opts.light * np.clip(ramp, 0, 1)
     r2 = ((xx - width / 2) ** 2 + (yy - height / 2) ** 2) / (diag / 2) ** 2
     gain *= 1 - opts.vignette * r2 ** 1.5
     if opts.shadow > 0:
-        corner = np.array([[0, 0], [width, 0], [width, height], [0, height]],
-                          np.float32)[int(rng.integers(4))]
         d = np.hypot(xx - corner[0], yy - corner[1]) / diag
         gain *= 1 - opts.shadow * np.clip((0.42 - d) / 0.12, 0, 1)
     out = scene * gain[..., None]
     if opts.glare > 0:
-        gx, gy = rng.uniform(0.3, 0.7) * width, rng.uniform(0.25, 0.6) * height
         spot = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (0.12 * diag) ** 2))
         glare = (opts.glare * spot * cover)[..., None]  # the paper shines, the wood does not
         out = out + (255 - out) * glare
     return np.asarray(out, np.float32)
-

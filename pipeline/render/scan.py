@@ -148,8 +148,11 @@ def undistort(x: NDArray[np.float64], y: NDArray[np.float64], k1: float,
     dx, dy = (x - cx) / radius, (y - cy) / radius
     rd = np.hypot(dx, dy)
     r = rd.copy()
-    for _ in range(8):
-        r -= (r + k1 * r ** 3 - rd) / (1 + 3 * k1 * r ** 2)
+    for _ in range(20):  # Newton converges quadratically: four steps, as a rule
+        step = (r + k1 * r ** 3 - rd) / (1 + 3 * k1 * r ** 2)
+        r -= step
+        if np.abs(step).max(initial=0.0) < 1e-13:
+            break
     scale = np.divide(r, rd, out=np.ones_like(r), where=rd > 0)
     return cx + dx * scale * radius, cy + dy * scale * radius
 
