@@ -158,3 +158,18 @@ def test_an_unknown_look_is_refused():
         RenderStyle(looks={"woods": "plaid"})
     with pytest.raises(ValueError, match="symbol of 'town'"):
         RenderStyle(symbols={"town": "blob"})
+
+
+def test_printed_colours_name_what_each_look_prints(icons, stippled):
+    from pipeline.render import printed_colours
+    from pipeline.render.icons import INK
+
+    data, style, _ = icons
+    colours = printed_colours(data, style)
+    assert colours["woods"][0] == INK and set(colours["woods"][1:]) <= set(REGION_COLOURS)
+    assert set(colours["clear"]) <= set(REGION_COLOURS)
+    assert colours["sea"][0] == parse_hex_colour(VOCABULARY["sea"]) and len(colours["sea"]) == 2
+    data, dotted, _ = stippled
+    dots = printed_colours(data, RenderStyle(looks={dotted: "stipple"}))[dotted]
+    assert dots == (parse_hex_colour(data.terrain_types[dotted].color or ""),
+                    parse_hex_colour(data.terrain_types["clear"].color or ""))
