@@ -230,7 +230,8 @@ class Rendered:
     visible
         Share of each hex inside the printed field (below 1 where a frame cuts it).
     hex_features
-        The hex features drawn as symbols, by hex.
+        The hex features drawn as symbols, by hex (one symbol a hex: the first
+        of its features that the style gives a symbol).
     labels
         Printed words that are not ids (names, titles, key and track text).
     key
@@ -439,13 +440,12 @@ def _paint_terrain(painter: _Painter, grid: HexGrid, layers: TerrainLayers, pale
 
 def _hex_features(data: MapData, grid: HexGrid, symbols: Mapping[str, str]
                   ) -> dict[Hex, frozenset[str]]:
+    """The hex features that get a symbol: one a hex (the first that has a symbol)."""
     out: dict[Hex, frozenset[str]] = {}
     for hex_id, entry in sorted(data.hexes.items()):
-        if not grid.has_id(hex_id):
-            continue
-        drawn = frozenset(n for n in entry.features if n in symbols)
-        if drawn:
-            out[grid.hex(hex_id)] = drawn
+        drawn = [n for n in entry.features if n in symbols]
+        if drawn and grid.has_id(hex_id):
+            out[grid.hex(hex_id)] = frozenset(drawn[:1])
     return out
 
 
@@ -458,7 +458,7 @@ def _draw_symbols(painter: _Painter, features: Mapping[Hex, frozenset[str]],
     names = invent_names(rng, len(features) + style.place_names)
     for (h, drawn), name in zip(sorted(features.items()), names, strict=False):
         x, y = grid.center(h)
-        draw_symbol(painter, symbols[sorted(drawn)[0]], (x, y))
+        draw_symbol(painter, symbols[next(iter(drawn))], (x, y))
         if style.feature_names:
             labels.append(draw_label(painter, name, (x + 0.2 * s, y + 0.2 * s), 0.24 * s, INK,
                                      kind="name", italic=True))

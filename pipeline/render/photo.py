@@ -16,7 +16,11 @@ straight lines), so the returned :class:`~pipeline.render.scan.Scan` carries
 the pinhole homography *and* the distortion, and maps any paper point to the
 image exactly (:meth:`~pipeline.render.scan.Scan.to_scan`). The picture is
 made by inverting that transform for every image pixel (Newton's method on the
-lens, the inverse homography) and sampling the paper there.
+lens, the inverse homography) and sampling the paper there. It works on whole
+arrays where a step needs its neighbours (blur, the sheet's shadow) and in
+strips of rows elsewhere: about 65 bytes a pixel of the photo at the peak (some
+330 MB for 5 megapixels), fine for bench sheets, not for a 70-megapixel sheet
+(scan those with :func:`~pipeline.render.simulate_scan`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pipeline.render.scan import Scan, jpeg_round_trip
 __all__ = ["PhotoOptions", "camera_homography", "simulate_photo"]
 
 RGB = tuple[int, int, int]
+_ROWS = 256  # rows of the photo mapped back to the paper at a time
 
 
 @dataclass(frozen=True)
@@ -166,9 +171,15 @@ def simulate_photo(image: NDArray[np.uint8], options: PhotoOptions | None = None
     centre, radius = ((out_w - 1) / 2, (out_h - 1) / 2), math.hypot(out_w, out_h) / 2
     scan = Scan(np.zeros((0, 0, 3), np.uint8), h, opts.distortion, centre, radius)
     paper = _folded(image, opts, rng["folds"])
-    yy, xx = np.mgrid[0:out_h, 0:out_w].astype(np.float64)
-    px, py = scan.to_paper(xx, yy)
-    map_x, map_y = px.astype(np.float32), py.astype(np.float32)
+    map_x = np.empty((out_h, out_w), np.float32)
+    map_y = np.empty((out_h, out_w), np.float32)
+    xx = np.arange(out_w, dtype=np.float64)[None, :]
+    for y0 in range(0, out_h, _ROWS):  # where each image pixel looks on the paper
+        y1 = min(out_h, y0 + _ROWS)
+        yy = np.arange(y0, y1, dtype=np.float64)[:, None]
+        px, py = scan.to_paper(np.broadcast_to(xx, (y1 - y0, out_w)),
+                               np.broadcast_to(yy, (y1 - y0, out_w)))
+        map_x[y0:y1], map_y[y0:y1] = px, py
     sheet = cv2.remap(paper, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                       borderValue=(0, 0, 0))
     ones = np.ones((height, width), np.float32)
@@ -178,13 +189,21 @@ def simulate_photo(image: NDArray[np.uint8], options: PhotoOptions | None = None
     shade = np.roll(cover, (round(0.012 * out_h), round(0.008 * out_w)), axis=(0, 1))
     shade = cv2.GaussianBlur(shade, (0, 0), 0.012 * radius)
     table *= (1 - 0.55 * shade)[..., None]
-    scene = sheet.astype(np.float32) * cover[..., None] + table * (1 - cover[..., None])
-    scene = _light(scene, cover, opts, rng["light"])
+    light = _Light(out_w, out_h, opts, rng["light"])
+    scene = table  # the sheet laid over the table, then lit, strip by strip, in place
+    for y0 in range(0, out_h, _ROWS):
+        y1 = min(out_h, y0 + _ROWS)
+        c = cover[y0:y1, :, None]
+        scene[y0:y1] = light.apply(sheet[y0:y1] * c + scene[y0:y1] * (1 - c), cover[y0:y1], y0)
     if opts.blur > 0:
-        scene = cv2.GaussianBlur(scene, (0, 0), opts.blur)
-    if opts.noise > 0:
-        scene += rng["noise"].normal(0, opts.noise, scene.shape).astype(np.float32)
-    out = np.clip(np.rint(scene), 0, 255).astype(np.uint8)
+        scene = np.asarray(cv2.GaussianBlur(scene, (0, 0), opts.blur), np.float32)
+    out = np.empty((out_h, out_w, 3), np.uint8)
+    for y0 in range(0, out_h, _ROWS):
+        y1 = min(out_h, y0 + _ROWS)
+        strip = scene[y0:y1]
+        if opts.noise > 0:
+            strip = strip + rng["noise"].normal(0, opts.noise, strip.shape).astype(np.float32)
+        out[y0:y1] = np.clip(np.rint(strip), 0, 255)
     if opts.jpeg_quality is not None:
         out = jpeg_round_trip(out, opts.jpeg_quality)
     return Scan(out, h, opts.distortion, centre, radius)
@@ -229,26 +248,37 @@ def _table(width: int, height: int, rng: np.random.Generator) -> NDArray[np.floa
     return dark + (light - dark) * t
 
 
-def _light(scene: NDArray[np.float32], cover: NDArray[np.float32], opts: PhotoOptions,
-           rng: np.random.Generator) -> NDArray[np.float32]:
-    height, width = scene.shape[:2]
-    # Every choice drawn up front, so switching one effect off moves no other.
-    angle = rng.uniform(0, 2 * math.pi)
-    corner = np.array([[0, 0], [width, 0], [width, height], [0, height]],
-                      np.float32)[int(rng.integers(4))]
-    gx, gy = rng.uniform(0.3, 0.7) * width, rng.uniform(0.25, 0.6) * height
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
-    diag = math.hypot(width, height)
-    ramp = ((xx - width / 2) * math.cos(angle) + (yy - height / 2) * math.sin(angle)) / diag + 0.5
-    gain = 1 - opts.light * np.clip(ramp, 0, 1)
-    r2 = ((xx - width / 2) ** 2 + (yy - height / 2) ** 2) / (diag / 2) ** 2
-    gain *= 1 - opts.vignette * r2 ** 1.5
-    if opts.shadow > 0:
-        d = np.hypot(xx - corner[0], yy - corner[1]) / diag
-        gain *= 1 - opts.shadow * np.clip((0.42 - d) / 0.12, 0, 1)
-    out = scene * gain[..., None]
-    if opts.glare > 0:
-        spot = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (0.12 * diag) ** 2))
-        glare = (opts.glare * spot * cover)[..., None]  # the paper shines, the wood does not
-        out = out + (255 - out) * glare
-    return np.asarray(out, np.float32)
+class _Light:
+    """Gradient, vignetting, a corner's shadow and glare, applied a strip of rows at a time."""
+
+    def __init__(self, width: int, height: int, opts: PhotoOptions, rng: np.random.Generator
+                 ) -> None:
+        self.width, self.height, self.opts = width, height, opts
+        self.diag = math.hypot(width, height)
+        # Every choice drawn up front, so switching one effect off moves no other.
+        self.angle = rng.uniform(0, 2 * math.pi)
+        self.corner = np.array([[0, 0], [width, 0], [width, height], [0, height]],
+                               np.float32)[int(rng.integers(4))]
+        self.glare_at = (rng.uniform(0.3, 0.7) * width, rng.uniform(0.25, 0.6) * height)
+
+    def apply(self, scene: NDArray[np.float32], cover: NDArray[np.float32], y0: int
+              ) -> NDArray[np.float32]:
+        """Light the rows ``y0`` on of ``scene`` (``cover``: how much of each pixel is paper)."""
+        opts, w, h, diag = self.opts, self.width, self.height, self.diag
+        yy = np.arange(y0, y0 + scene.shape[0], dtype=np.float32)[:, None]
+        xx = np.arange(w, dtype=np.float32)[None, :]
+        ramp = ((xx - w / 2) * math.cos(self.angle) + (yy - h / 2) * math.sin(self.angle)
+                ) / diag + 0.5
+        gain = 1 - opts.light * np.clip(ramp, 0, 1)
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (diag / 2) ** 2
+        gain *= 1 - opts.vignette * r2 ** 1.5
+        if opts.shadow > 0:
+            d = np.hypot(xx - self.corner[0], yy - self.corner[1]) / diag
+            gain *= 1 - opts.shadow * np.clip((0.42 - d) / 0.12, 0, 1)
+        out = scene * gain[..., None]
+        if opts.glare > 0:
+            gx, gy = self.glare_at
+            spot = np.exp(-(((xx - gx) ** 2 + (yy - gy) ** 2) / (0.12 * diag) ** 2))
+            glare = (opts.glare * spot * cover)[..., None]  # the paper shines, not the wood
+            out += (255 - out) * glare
+        return np.asarray(out, np.float32)
