@@ -80,6 +80,13 @@ def draw_icon(canvas: Canvas, icon: str, centre: Point, rng: np.random.Generator
         Seeded jitter of the motifs (the same seed draws the same icon).
     ink
         Line colour (black, or a dark shade for waves).
+
+    Examples
+    --------
+    >>> c = Canvas(60, 60, 2, (255, 255, 255), unit=60.0)
+    >>> draw_icon(c, "mountain", (30.0, 30.0), np.random.default_rng(0))
+    >>> bool((c.finish().max(axis=2) < 90).any())
+    True
     """
     if icon not in ICONS:
         raise ValueError(f"unknown icon {icon!r}: one of {', '.join(ICONS)}")

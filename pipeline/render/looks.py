@@ -114,6 +114,16 @@ def paint_grounds(canvas: Canvas, grid: HexGrid, layers: TerrainLayers, palette:
 
     ``extra`` are lattice hexes beyond the map that the printed field shows
     (a map printed edge to edge): they get the default terrain's ground.
+
+    >>> from pipeline.hexgrid import Layout, Numbering, Orientation
+    >>> from pipeline.render.terrain import terrain_layers
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), 1, 1,
+    ...             layout=Layout(dx=34.64, dy=40.0, x0=30.0, y0=30.0))
+    >>> p = Palette({"clear": (250, 240, 200)}, {}, {}, "clear", False, False, 0.25, 0.2)
+    >>> c = Canvas(60, 60, 1, (255, 255, 255), unit=40.0)
+    >>> paint_grounds(c, g, terrain_layers(g, {g.hexes()[0]: ["clear"]}, disc_radius=6.0), p, [])
+    >>> tuple(int(v) for v in c.finish()[30, 30])
+    (250, 240, 200)
     """
     for h in [*layers.ground, *extra]:
         name = layers.ground.get(h, palette.default)
@@ -127,7 +137,22 @@ def paint_grounds(canvas: Canvas, grid: HexGrid, layers: TerrainLayers, palette:
 
 def paint_marks(canvas: Canvas, grid: HexGrid, layers: TerrainLayers, palette: Palette,
                 rng: np.random.Generator) -> None:
-    """Draw what goes over the grounds: icons, waves, stipple dots, textures, then discs."""
+    """Draw what goes over the grounds: icons, waves, stipple dots, textures, then discs.
+
+    >>> from pipeline.hexgrid import Layout, Numbering, Orientation
+    >>> from pipeline.render.terrain import terrain_layers
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), 1, 1,
+    ...             layout=Layout(dx=34.64, dy=40.0, x0=30.0, y0=30.0))
+    >>> p = Palette({"clear": (250, 240, 200), "fort": (200, 30, 30)}, {"fort": "stipple"},
+    ...             {}, "clear", False, False, 0.25, 0.2)
+    >>> layers = terrain_layers(g, {g.hexes()[0]: ["fort"]}, disc_radius=6.0)
+    >>> c = Canvas(60, 60, 2, (255, 255, 255), unit=40.0)
+    >>> paint_grounds(c, g, layers, p, [])
+    >>> paint_marks(c, g, layers, p, np.random.default_rng(0))
+    >>> red = c.finish()[20:40, 20:40, 1] < 150
+    >>> bool(0.15 < red.mean() < 0.35)
+    True
+    """
     for name in dict.fromkeys(layers.ground.values()):
         if palette.look(name) == "stipple":
             region = layers.region(name, grid)
@@ -148,7 +173,17 @@ def paint_marks(canvas: Canvas, grid: HexGrid, layers: TerrainLayers, palette: P
 
 def paint_swatch(canvas: Canvas, corners: Sequence[Point], centre: Point, name: str,
                  palette: Palette, rng: np.random.Generator) -> None:
-    """A key swatch: one hex of ``name`` at map scale, painted as the map paints it."""
+    """A key swatch: one hex of ``name`` at map scale, painted as the map paints it.
+
+    >>> p = Palette({"clear": (250, 240, 200), "woods": (80, 140, 60)}, {"woods": "rounded"},
+    ...             {}, "clear", False, False, 0.25, 0.2)
+    >>> c = Canvas(60, 60, 1, (255, 255, 255), unit=40.0)
+    >>> corners = [(30 + 23 * math.cos(a), 30 + 23 * math.sin(a))
+    ...            for a in np.radians([0, 60, 120, 180, 240, 300])]
+    >>> paint_swatch(c, corners, (30.0, 30.0), "woods", p, np.random.default_rng(0))
+    >>> tuple(int(v) for v in c.finish()[30, 30])
+    (80, 140, 60)
+    """
     hexagon = shapely.Polygon(corners)
     look = palette.look(name)
     colour = ground_colour(palette, name)

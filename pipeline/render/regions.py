@@ -86,7 +86,16 @@ def _warp(amp: float, unit: float, rng: np.random.Generator
 
 def paint_realms(canvas: Canvas, found: list[Realm], box: tuple[float, float, float, float]
                  ) -> None:
-    """Fill each realm with its colour and dot the borders between them."""
+    """Fill each realm with its colour and dot the borders between them.
+
+    >>> found = realms((0, 0, 200, 100), 2, 40.0, ["A", "B"], np.random.default_rng(0))
+    >>> c = Canvas(200, 100, 1, (255, 255, 255), unit=40.0)
+    >>> paint_realms(c, found, (0, 0, 200, 100))
+    >>> img = c.finish().reshape(-1, 3)
+    >>> ours = [(img == np.array(colour)).all(axis=1).mean() for colour in REGION_COLOURS[:2]]
+    >>> bool(min(ours) > 0.1 and sum(ours) > 0.95)
+    True
+    """
     for realm in found:
         canvas.fill_geometry(realm.outline, realm.colour)
     edge = shapely.box(*box).exterior.buffer(1e-6)

@@ -212,7 +212,18 @@ def _shift(box: tuple[float, float, float, float], by: float
 
 def paint_frame(canvas: Canvas, plan: SheetPlan, sheet: Sheet, paper: RGB, colour: RGB
                 ) -> None:
-    """Clear whatever the field spilled beyond its frame, then draw the frame."""
+    """Clear whatever the field spilled beyond its frame, then draw the frame.
+
+    >>> from pipeline.hexgrid import Numbering
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=3, rows=2)
+    >>> sheet = Sheet(edge_to_edge=True, frame=6.0)
+    >>> plan = plan_sheet(g, 40.0, 20.0, sheet, ["clear"], 0)
+    >>> c = Canvas(plan.width, plan.height, 1, (255, 255, 255), unit=40.0)
+    >>> paint_frame(c, plan, sheet, (255, 255, 255), (20, 20, 20))
+    >>> img = c.finish()
+    >>> int(img[0, 0, 0]), int(img[5, 20, 0]), int(img[6, 20, 0])
+    (20, 20, 255)
+    """
     x0, y0, x1, y1 = plan.outer
     w, h = canvas.size
     big = 4.0 * canvas.unit
@@ -236,6 +247,20 @@ def paint_sheet(canvas: Canvas, plan: SheetPlan, sheet: Sheet, grid: HexGrid,
     ``features`` maps each hexside feature to its kind and colour, ``symbols``
     each drawn hex feature to its symbol; ``key_line(name, kind, colour, a,
     b)`` draws a hexside feature's sample from ``a`` to ``b`` as the map draws it.
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Numbering
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=3, rows=2)
+    >>> sheet = Sheet(title="Map", key=True, track=4)
+    >>> plan = plan_sheet(g, 40.0, 20.0, sheet, ["clear"], 0)
+    >>> placed = HexGrid(g.orientation, g.numbering, 3, 2, layout=plan.layout)
+    >>> c = Canvas(plan.width, plan.height, 1, (255, 255, 255), unit=40.0)
+    >>> p = Palette({"clear": (250, 240, 200)}, {}, {}, "clear", False, False, 0.25, 0.2)
+    >>> labels, key = paint_sheet(c, plan, sheet, placed, p, {}, {}, lambda *a: None,
+    ...                           np.random.default_rng(0))
+    >>> sorted(key), [lab.text for lab in labels if lab.kind == "track"]
+    (['clear'], ['TURN RECORD TRACK', '1', '2', '3', '4', 'Reinf.'])
     """
     labels: list[Label] = []
     s = canvas.unit
@@ -279,7 +304,10 @@ def paint_sheet(canvas: Canvas, plan: SheetPlan, sheet: Sheet, grid: HexGrid,
 def _rect(canvas: Canvas, rect: tuple[float, float, float, float], colour: RGB) -> None:
     x0, y0, x1, y1 = rect
     if x1 > x0 and y1 > y0:
-        canvas.fill_geometry(shapely.box(x0, y0, x1, y1), colour)
+        # Pillow fills both edge pixels of a polygon: pull the far edges in by half a
+        # drawing pixel, so a rectangle on pixel boundaries covers exactly its pixels.
+        far = 0.5 / canvas.k
+        canvas.fill_geometry(shapely.box(x0, y0, x1 - far, y1 - far), colour)
 
 
 def _outline(canvas: Canvas, box: Box, width: float) -> None:

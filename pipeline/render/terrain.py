@@ -106,6 +106,17 @@ def terrain_layers(grid: HexGrid, terrain: Mapping[Hex, Sequence[str]], *,
         The terrain shown where a rounded region leaves a hex's corner bare.
     field
         The printed part of the paper (``None``: all of it).
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Layout, Numbering, Orientation
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), 2, 1,
+    ...             layout=Layout(dx=34.64, dy=40.0, x0=30.0, y0=30.0))
+    >>> a, b = g.hexes()
+    >>> t = terrain_layers(g, {a: ["woods"], b: ["clear", "town"]}, disc_radius=6.0,
+    ...                    rounded=frozenset({"woods"}), rounding=8.0)
+    >>> t.ground[a], round(t.shares[a]["woods"], 3), round(t.shares[b]["town"], 3)
+    ('clear', 0.985, 0.082)
     """
     hexes = list(terrain)
     ground = {h: (default if terrain[h][0] in rounded else terrain[h][0]) for h in hexes}
