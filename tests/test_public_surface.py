@@ -24,7 +24,11 @@ SURFACE = {
         "ring", "sight_line",
     },
     "pipeline.cli": {"cli", "main"},
-    "pipeline.files": {"atomic_file", "write_bytes_atomic", "write_text_atomic"},
+    "pipeline.files": {"STDOUT", "FolderWriter", "Target", "atomic_file", "atomic_folder",
+                       "check_output_folder", "clean_leftovers", "output_target",
+                       "write_bytes_atomic", "write_text_atomic"},
+    "pipeline.imagefile": {"DEFAULT_MAX_PIXELS", "MAX_PIXELS_ENV", "ImageInfo", "check_pixels",
+                           "max_pixels", "open_image", "probe_image", "read_rgb"},
     "pipeline.pdf": {"binary_images"},
 }
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from pipeline.errors import ImageError
 from pipeline.hexgrid import Layout
+from pipeline.imagefile import open_image
 
 __all__ = ["MAX_SIDE", "BoardImage", "is_axis_aligned", "prepare_board", "resample"]
 
@@ -117,19 +118,18 @@ def prepare_board(path: str | Path, layout: Layout) -> BoardImage:
     Raises
     ------
     ImageError
-        The file is missing or not an image.
+        The file is missing, not an image, corrupt or over the pixel limit
+        (:func:`pipeline.imagefile.open_image`).
     """
     file = Path(path)
     if not file.is_file():
         raise ImageError(file, "board image not found (give it with --board)")
-    data = file.read_bytes()
     try:
-        with Image.open(io.BytesIO(data)) as probe:
-            image_format = probe.format or ""
-            probe.load()
-            image = probe.copy()
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ImageError(file, f"not a readable image ({exc})") from None
+        data = file.read_bytes()
+    except OSError as exc:
+        raise ImageError(file, f"cannot read image ({exc.strerror or exc})") from None
+    image = open_image(data, file)
+    image_format = image.format or ""
     resampled = not is_axis_aligned(layout)
     if resampled:
         rgb = np.asarray(image.convert("RGBA" if "A" in image.mode else "RGB"))

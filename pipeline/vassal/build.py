@@ -25,17 +25,19 @@ import io
 import json
 import os
 import re
+import stat
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from pipeline import __version__
 from pipeline.errors import DataError, ImageError, ModuleError
 from pipeline.hexgrid import Hex, Layout
+from pipeline.imagefile import open_image
 from pipeline.model import MapData, MarkerSpec, UnitSpec, companion_counters
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
@@ -139,7 +141,7 @@ def _boards(inputs: GameInputs, images: Mapping[str, Path],
                             " calibrate the scan) before building a module")
         path = images.get(board.name)
         if path is None and board.image:
-            path = inputs.folder / board.image
+            path = _game_file(inputs.folder, board.image, map_file, f"boards[{i}].image")
         if path is None:
             raise DataError(map_file, f"boards[{i}].image", f"board '{board.name}' has no image:"
                             f" give one with --board {board.name}=PATH")
@@ -161,6 +163,21 @@ def _boards(inputs: GameInputs, images: Mapping[str, Path],
         notes.append("boards laid out as map.json places them: " + ", ".join(
             f"{name} in column {c + 1}, row {r + 1}" for name, (c, r) in slots.items()))
     return boards, warnings, notes
+
+
+def _game_file(folder: Path, name: str, map_file: Path, where: str) -> Path:
+    """A file map.json names, which must be inside the game folder.
+
+    A downloaded game folder must not be able to pack a builder's other files
+    into a module (``"image": "../../private.png"``); a board elsewhere is
+    given on the command line, where the builder names it.
+    """
+    root = Path(os.path.realpath(folder))
+    path = Path(os.path.realpath(folder / name))
+    if not path.is_relative_to(root):
+        raise DataError(map_file, where, f"'{name}' is outside the game folder; give the board"
+                        " image with --board NAME=PATH")
+    return path
 
 
 def board_slots(map_data: MapData) -> dict[str, tuple[int, int]] | None:
@@ -189,37 +206,60 @@ def board_slots(map_data: MapData) -> dict[str, tuple[int, int]] | None:
 # -- counter images ------------------------------------------------------------------------
 
 
-def _image_size(path: Path) -> tuple[int, int]:
+def _folder_file(folder: Path, name: str, what: str) -> Path | None:
+    """``folder/name`` if it is a regular file there, ``None`` if there is none.
+
+    A symbolic link is refused rather than followed: what goes into a module
+    is what the builder put in the folder, never a file a link points at.
+    """
+    path = folder / name
     try:
-        with Image.open(path) as image:
-            if image.format != "PNG":
-                raise ImageError(path, f"counter images must be PNG, this is {image.format}")
-            return image.size
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ImageError(path, f"not a readable PNG ({exc})") from None
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ImageError(path, f"cannot read image ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(mode):
+        raise ImageError(path, f"is a symbolic link; {what} are read only from regular files"
+                         " in their folder (copy the file in)")
+    if not stat.S_ISREG(mode):
+        raise ImageError(path, f"is not a regular file; {what} are PNG files")
+    return path
+
+
+def _png_face(path: Path, what: str) -> tuple[bytes, int, int]:
+    """A PNG's bytes and size, checked by decoding it whole (no image is packed unread)."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImageError(path, f"cannot read image ({exc.strerror or exc})") from None
+    image = open_image(data, path)
+    if image.format != "PNG":
+        raise ImageError(path, f"{what} must be PNG, this is {image.format or 'not PNG'}")
+    return data, image.width, image.height
 
 
 @dataclass(frozen=True)
 class _Counter:
     faces: Faces
-    files: tuple[tuple[str, Path], ...]
+    # The PNG bytes put in the module, by image name (as read, or resized to the piece size).
+    images: tuple[tuple[str, bytes], ...]
     width: int
     height: int
-    # The PNG bytes put in the module, by image name (resized to the piece size).
-    images: tuple[tuple[str, bytes], ...] = ()
 
 
 def _counter(directory: Path, item_id: str) -> _Counter | None:
     front, back = counter_image_names(item_id)
-    if not (directory / front).is_file():
+    front_path = _folder_file(directory, front, "counter images")
+    if front_path is None:
         return None
-    width, height = _image_size(directory / front)
-    files = [(front, directory / front)]
-    if (directory / back).is_file():
-        _image_size(directory / back)
-        files.append((back, directory / back))
-        return _Counter(Faces(front, back), tuple(files), width, height)
-    return _Counter(Faces(front, None), tuple(files), width, height)
+    data, width, height = _png_face(front_path, "counter images")
+    images = [(front, data)]
+    back_path = _folder_file(directory, back, "counter images")
+    if back_path is not None:
+        images.append((back, _png_face(back_path, "counter images")[0]))
+        return _Counter(Faces(front, back), tuple(images), width, height)
+    return _Counter(Faces(front, None), tuple(images), width, height)
 
 
 # A printed counter covers most of a hex (a 1/2" or 5/8" counter on a 5/8"-3/4" hex):
@@ -238,12 +278,12 @@ def _sized(counter: _Counter, side: int) -> _Counter:
     """The counter's faces scaled so the longer side is ``side`` px (PNG, deterministic)."""
     images = []
     width = height = 0
-    for image_name, path in counter.files:
-        with Image.open(path) as face:
-            factor = side / max(face.size)
-            size = (max(1, round(face.width * factor)), max(1, round(face.height * factor)))
-            mode = "RGBA" if face.mode in ("RGBA", "LA", "P", "PA") else "RGB"
-            scaled = face.convert(mode).resize(size, Image.Resampling.LANCZOS)
+    for image_name, data in counter.images:
+        face = open_image(data, image_name)
+        factor = side / max(face.size)
+        size = (max(1, round(face.width * factor)), max(1, round(face.height * factor)))
+        mode = "RGBA" if face.mode in ("RGBA", "LA", "P", "PA") else "RGB"
+        scaled = face.convert(mode).resize(size, Image.Resampling.LANCZOS)
         out = io.BytesIO()
         scaled.save(out, format="PNG", optimize=True)
         images.append((image_name, out.getvalue()))
@@ -364,7 +404,7 @@ def _dice(text: str | None) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
-def _date_saved(explicit: int | None, files: Sequence[Path]) -> int:
+def _date_saved(explicit: int | None) -> int:
     if explicit is not None:
         return explicit
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
@@ -489,18 +529,28 @@ _CHART_TITLES = (("crt", "Combat Results Table"), ("tec", "Terrain Effects Chart
                  ("oob", "Order of Battle"))
 
 
-def _chart_files(folder: str | Path | None) -> list[tuple[str, Path]]:
-    """The play-aid PNGs of a ``bocage aids`` folder, in reading order, with titles."""
+def _charts(folder: str | Path | None) -> list[tuple[str, str, bytes]]:
+    """The play-aid PNGs of a ``bocage aids`` folder in reading order: title, name, bytes.
+
+    Read like counter faces: regular files in the folder (a symbolic link is
+    refused, not followed), each decoded whole as a PNG before it is packed.
+    """
     if folder is None:
         return []
     root = Path(folder)
     if not root.is_dir():
         raise ModuleError(root, "no such folder of play aids (make it with bocage aids)")
-    found: list[tuple[str, Path]] = []
+    names = sorted(entry.name for entry in os.scandir(root))
+    found: list[tuple[str, str, bytes]] = []
     for stem, title in _CHART_TITLES:
-        for path in sorted(root.glob(f"{stem}*.png")):
-            suffix = path.stem[len(stem):].lstrip("-")
-            found.append((f"{title} ({suffix})" if suffix else title, path))
+        for name in names:
+            if not (name.startswith(stem) and name.endswith(".png")):
+                continue
+            path = _folder_file(root, name, "charts")
+            assert path is not None  # listed a moment ago
+            data = _png_face(path, "charts")[0]
+            suffix = name[len(stem):-len(".png")].lstrip("-")
+            found.append((f"{title} ({suffix})" if suffix else title, f"chart-{name}", data))
     return found
 
 
@@ -572,22 +622,17 @@ def build_module(
                      if piece_size is None else f"pieces drawn {side} px a side")
     placements, more = _placements(inputs, set(markers_art))
     warnings += more
-    files = list(inputs.files)
-    files += [p for art in [*units_art.values(), *markers_art.values()] for _, p in art.files]
     plan, gpids, more = _plan(inputs, board_list, units_art, markers_art, placements,
                               name=name or inputs.map_data.title, version=version,
-                              date_saved=_date_saved(date_saved, files))
+                              date_saved=_date_saved(date_saved))
     warnings += more
-    chart_files = _chart_files(charts)
-    plan = dataclasses.replace(plan, charts=tuple((title, f"chart-{path.name}")
-                                                  for title, path in chart_files))
+    chart_files = _charts(charts)
+    plan = dataclasses.replace(plan, charts=tuple((title, image_name)
+                                                  for title, image_name, _ in chart_files))
     images: dict[str, bytes] = {b.image_name: b.data for b in board_list}
-    images.update({f"chart-{path.name}": path.read_bytes() for _, path in chart_files})
+    images.update({image_name: data for _, image_name, data in chart_files})
     for art in [*units_art.values(), *markers_art.values()]:
-        if art.images:
-            images.update(dict(art.images))
-        else:
-            images.update({image_name: path.read_bytes() for image_name, path in art.files})
+        images.update(dict(art.images))
     entries = [("moduledata", moduledata_xml(plan)), ("buildFile.xml", build_file_xml(plan))]
     entries += [(f"images/{n}", images[n]) for n in sorted(images)]
     entries.append((GAME_JSON, _game_json(inputs, board_list, gpids)))

@@ -1,21 +1,21 @@
 """Images inside a module's archive, decoded for drawing: pieces once, boards at a size.
 
-An image entry is decompressed up to :data:`MAX_IMAGE_BYTES`; one that is
-missing, unreadable, or a resource of VASSAL's own jar (``/images/...``)
-gives ``None`` and is remembered as missing, so a preview draws a stand-in.
+An image entry is decompressed up to :data:`MAX_IMAGE_BYTES` and decoded by
+bocage's one image reader (:mod:`pipeline.imagefile`); one that is missing,
+unreadable, or a resource of VASSAL's own jar (``/images/...``) gives ``None``
+and is remembered as missing, so a preview draws a stand-in. One over the
+pixel limit is refused in one line.
 """
 
 from __future__ import annotations
 
-import io
-import warnings
+from PIL import Image
 
-from PIL import Image, UnidentifiedImageError
-
-from pipeline.errors import ModuleError
+from pipeline.errors import ImageError, ModuleError
+from pipeline.imagefile import check_pixels, open_image, probe_image
 from pipeline.vassal.source import ModuleSource
 
-__all__ = ["MAX_IMAGE_BYTES", "ModuleImages", "board_picture", "resize"]
+__all__ = ["MAX_IMAGE_BYTES", "ModuleImages", "board_picture", "module_image", "resize"]
 
 MAX_IMAGE_BYTES = 256 * 1024 ** 2  # one image entry, decompressed
 
@@ -47,14 +47,10 @@ class ModuleImages:
             return None
         try:
             data = self.source.read_entry(entry, MAX_IMAGE_BYTES)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                with Image.open(io.BytesIO(data)) as image:
-                    image.load()
-                    return image.convert("RGBA")
-        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError,
-                ModuleError):
+        except ModuleError:
             return None
+        image = module_image(self.source, entry, data)
+        return None if image is None else image.convert("RGBA")
 
     def scaled(self, name: str) -> Image.Image | None:
         """The image at the scale given (read once, scaled once)."""
@@ -72,27 +68,45 @@ def resize(image: Image.Image, scale: float) -> Image.Image:
     return image.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
 
 
+def module_image(source: ModuleSource, entry: str, data: bytes,
+                 draft: tuple[str, tuple[int, int]] | None = None) -> Image.Image | None:
+    """An image entry decoded by bocage's image reader; ``None`` (a stand-in is drawn) when
+    it cannot be read.
+
+    An image over the pixel limit is refused, not drawn as missing: a module from
+    elsewhere may hold a decompression bomb, and the user should know
+    (:func:`pipeline.imagefile.check_pixels`).
+    """
+    name = f"{source.path}: {entry}"
+    try:
+        info = probe_image(data, name, check_size=False)
+    except ImageError:
+        return None
+    check_pixels(name, info.width, info.height)
+    try:
+        return open_image(data, name, draft=draft)
+    except ImageError:
+        return None
+
+
 def board_picture(source: ModuleSource, image_name: str,
                   size: tuple[int, int]) -> Image.Image | None:
     """``images/NAME`` flattened on white at ``size`` (decoded at a reduced size when JPEG
     allows it); ``None`` when it cannot be read."""
+    entry = f"images/{image_name}"
     try:
-        data = source.read_entry(f"images/{image_name}", MAX_IMAGE_BYTES)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                if image.format == "JPEG":
-                    image.draft("RGB", size)
-                image.load()
-                if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
-                    rgba = image.convert("RGBA")
-                    flat = Image.new("RGB", rgba.size, (255, 255, 255))
-                    flat.paste(rgba, mask=rgba.getchannel("A"))
-                else:
-                    flat = image.convert("RGB")
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError,
-            ModuleError):
+        data = source.read_entry(entry, MAX_IMAGE_BYTES)
+    except ModuleError:
         return None
+    image = module_image(source, entry, data, draft=("RGB", size))
+    if image is None:
+        return None
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (255, 255, 255))
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+    else:
+        flat = image.convert("RGB")
     if flat.size != size:
         flat = flat.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     return flat

@@ -18,15 +18,14 @@ build file *means* is :mod:`pipeline.vassal.read`'s business.
 
 from __future__ import annotations
 
-import io
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lxml import etree
-from PIL import Image, UnidentifiedImageError
 
-from pipeline.errors import ModuleError
+from pipeline.errors import ImageError, ModuleError
+from pipeline.imagefile import probe_image
 
 __all__ = [
     "MAX_ENTRIES",
@@ -279,7 +278,7 @@ def image_size(source: ModuleSource, name: str) -> tuple[int, int] | None:
     if head is None:
         return None
     try:
-        with Image.open(io.BytesIO(head)) as image:
-            return image.size
-    except (UnidentifiedImageError, OSError):
+        info = probe_image(head, f"{source.path}: images/{name}", check_size=False)
+    except ImageError:
         return None
+    return info.width, info.height
