@@ -58,7 +58,7 @@ _SPOOL = 32 << 20  # bytes a stream output is held in memory before spilling to 
 _LEFTOVER = re.compile(r"\.(?P<stem>.*)\.(?P<pid>\d+)\.[0-9a-f]{8}\.bocage-(?P<what>tmp|old)")
 
 
-def _cannot(path: str | Path, exc: OSError, what: str = "cannot write") -> DataError:
+def _cannot(path: str | Path, exc: OSError, what: str = "cannot write file") -> DataError:
     return DataError(str(path), "", f"{what} ({exc.strerror or exc})")
 
 
@@ -132,8 +132,6 @@ def output_target(path: str | Path) -> Target:
     except FileNotFoundError:
         # A new file, or a link to one not made yet: the file the link names is written.
         return Target(given, Path(os.path.realpath(name)), "file")
-    except NotADirectoryError:
-        raise DataError(given, "", "a folder on its path is a file") from None
     except OSError as exc:
         raise _cannot(given, exc) from None
     if stat.S_ISREG(mode) and not _through_descriptor(name):

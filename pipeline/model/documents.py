@@ -3,6 +3,12 @@
 Reading never lets a raw exception through: an unreadable file, bytes that
 are not UTF-8, broken JSON, a top level that is not an object, a missing or
 unknown ``kind`` and every shape error each become one :class:`DataError`.
+:func:`parse_json` is the one JSON reader of every document bocage takes
+(data files, styles, scenario cases): it refuses what Python's parser lets
+through (NaN, Infinity and numbers too big for a float, a key given twice)
+and what no output could hold (nesting deeper than :data:`MAX_DEPTH`, control
+characters and lone surrogates in strings), and files over
+:data:`MAX_DOCUMENT_BYTES` are not read at all.
 Writing is atomic (a temporary file renamed over the target) and byte-stable
 (the same model always gives the same bytes).
 """
@@ -10,6 +16,8 @@ Writing is atomic (a temporary file renamed over the target) and byte-stable
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,7 +30,10 @@ from pipeline.model.translate import describe, format_path, one_line, to_data_er
 
 __all__ = [
     "JSON_KINDS",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
     "document_kind",
+    "forbidden_character",
     "dumps",
     "parse_json",
     "read_json",
@@ -37,20 +48,47 @@ M = TypeVar("M", bound=BaseModel)
 # The kinds of JSON document bocage knows; CSV manifests are told apart by header.
 JSON_KINDS = ("crt", "facts", "map", "position", "rules", "scenario")
 
+MAX_DOCUMENT_BYTES = 64 << 20
+"""The largest data file read (64 MiB; the biggest game's map.json is under 1 MiB)."""
+MAX_DEPTH = 64
+"""The deepest nesting of lists and objects a document may have (bocage's go 8 deep)."""
 
-def read_text(path: str | Path) -> str:
+# What XML 1.0 cannot hold (so no module could carry it) and UTF-8 cannot encode
+# (lone surrogates): never meant in a name or a note.
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def forbidden_character(text: str) -> str | None:
+    """The first character of ``text`` no data file may hold, written ``U+0000``, or ``None``.
+
+    Tabs and line ends are allowed; other control characters, lone surrogates
+    and the non-characters U+FFFE and U+FFFF are not.
+
+    >>> forbidden_character("914/352"), forbidden_character("9\\x002")
+    (None, 'U+0000')
+    """
+    match = _FORBIDDEN.search(text)
+    return None if match is None else f"U+{ord(match.group()):04X}"
+
+
+def read_text(path: str | Path, limit: int = MAX_DOCUMENT_BYTES) -> str:
     """The text of a file, or one :class:`DataError` saying why it cannot be read.
 
-    A UTF-8 byte-order mark is dropped (spreadsheet programs write one).
+    A UTF-8 byte-order mark is dropped (spreadsheet programs write one). A file
+    over ``limit`` bytes is refused unread.
     """
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
     except IsADirectoryError:
         raise DataError(path, "", "is a folder, not a file") from None
     except FileNotFoundError:
         raise DataError(path, "", "no such file") from None
     except OSError as exc:
         raise DataError(path, "", f"cannot read file ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise DataError(path, "", f"is over {limit >> 20} MiB, more than any bocage data file"
+                        " needs; is it the right file?")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -81,41 +119,69 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:20]} is too large")
+    return value
+
+
 @one_line
 def parse_json(text: str, file: str | Path | None) -> Any:
-    """Parse JSON text; errors name the line and column.
+    """Parse JSON text; errors name the line and column, or the place in the document.
 
-    NaN and Infinity (which Python's parser accepts but JSON does not) and
-    keys given twice in one object are errors too.
+    NaN and Infinity (which Python's parser accepts but JSON does not), numbers
+    too large for a float, keys given twice in one object, nesting deeper than
+    :data:`MAX_DEPTH` and strings holding a :func:`forbidden_character` are
+    errors too.
 
     >>> parse_json('{"a": [1, 2]}', "x.json")
     {'a': [1, 2]}
+    >>> parse_json('{"a": 1, "a": 2}', "x.json")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.DataError: x.json: key 'a' is given twice; keep one
     """
     try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant,
+                          parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise DataError(
             file, f"line {exc.lineno} column {exc.colno}", f"invalid JSON ({exc.msg})"
         ) from None
-    except ValueError as exc:  # from _no_constant
-        raise DataError(file, "", f"invalid JSON ({exc})") from None
     except RecursionError:
-        raise DataError(file, "", "invalid JSON (nested too deeply)") from None
-    where = _find_duplicate(data, ())
-    if where is not None:
-        path, key = where
-        raise DataError(file, format_path(path), f"key '{key}' is given twice; keep one")
+        raise DataError(file, "", f"invalid JSON (nested more than {MAX_DEPTH} deep)") from None
+    except ValueError as exc:  # from the hooks, or an integer of over 4300 digits
+        message = str(exc) if "JSON" in str(exc) or "too large" in str(exc) else (
+            "a number with too many digits")
+        raise DataError(file, "", f"invalid JSON ({message})") from None
+    problem = _first_problem(data)
+    if problem is not None:
+        path, message = problem
+        raise DataError(file, format_path(path), message)
     return data
 
 
-def _find_duplicate(value: Any, path: tuple[str | int, ...]) -> tuple[Any, str] | None:
-    # Iterative walk: documents can be deep and recursion limits are low.
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, path)]
+def _first_problem(value: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """The place and the problem of the first key given twice, nesting too deep, or
+    string with a forbidden character, in document order."""
+    # Iterative walk: a document can be deep, recursion limits are low.
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, where = stack.pop()
-        if isinstance(item, _DuplicateKeys):
-            return where, item.duplicate
-        if isinstance(item, dict):
+        if len(where) > MAX_DEPTH:
+            return where[:MAX_DEPTH], f"nested more than {MAX_DEPTH} deep"
+        if isinstance(item, str):
+            bad = forbidden_character(item)
+            if bad is not None:
+                return where, f"the text holds the control character {bad}; remove it"
+        elif isinstance(item, _DuplicateKeys):
+            return where, f"key '{item.duplicate}' is given twice; keep one"
+        elif isinstance(item, dict):
+            for key in item:
+                bad = forbidden_character(key)
+                if bad is not None:
+                    return where, f"a key holds the control character {bad}; remove it"
             stack.extend((v, (*where, k)) for k, v in reversed(list(item.items())))
         elif isinstance(item, list):
             stack.extend((v, (*where, i)) for i, v in reversed(list(enumerate(item))))

@@ -9,7 +9,6 @@ engine's own explanation is reported beside them.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any
 
 from pipeline.errors import BocageError, DataError
 from pipeline.hexgrid import Hex
+from pipeline.model.documents import read_json
 from pipeline.rules.cases import Case, case_from_data
 from pipeline.rules.engine import Engine
 from pipeline.rules.verdict import Verdict
@@ -45,18 +45,13 @@ class CaseResult:
 
 
 def load_cases(path: str | Path) -> list[Case]:
-    """Read a scenario file (a JSON list of cases) with located errors."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(path, "", f"cannot read the file ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise DataError(path, "", "the file is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(path, f"line {exc.lineno} column {exc.colno}",
-                        f"invalid JSON ({exc.msg})") from None
+    """Read a scenario file (a JSON list of cases) with located errors.
+
+    The file is read by the data files' one JSON reader
+    (:func:`pipeline.model.documents.read_json`): NaN, keys given twice and deep
+    nesting are refused there.
+    """
+    data = read_json(path)
     if not isinstance(data, list):
         raise DataError(path, "", "a scenario file is a JSON list of cases")
     return [case_from_data(c, f"[{i}]", str(path)) for i, c in enumerate(data)]

@@ -73,7 +73,41 @@ def test_a_key_given_twice_is_named_with_its_place():
 def test_deep_nesting_is_an_error_not_a_crash():
     text = "[" * 100_000 + "]" * 100_000
     assert error_of(lambda: parse_json(text, "deep.json")) == (
-        "deep.json: invalid JSON (nested too deeply)")
+        "deep.json: invalid JSON (nested more than 64 deep)")
+
+
+def test_nesting_is_bounded_below_the_parser_limit_with_its_place():
+    assert parse_json('{"a":' * 64 + "1" + "}" * 64, "ok.json") is not None
+    text = '{"a":' * 65 + "1" + "}" * 65
+    assert error_of(lambda: parse_json(text, "deep.json")) == (
+        "deep.json: " + ".".join(["a"] * 64) + ": nested more than 64 deep")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('{"x": NaN}', "m.json: invalid JSON (NaN is not valid JSON)"),
+    ('{"x": -Infinity}', "m.json: invalid JSON (-Infinity is not valid JSON)"),
+    ('{"x": 1e400}', "m.json: invalid JSON (the number 1e400 is too large)"),
+    ('{"x": ' + "9" * 5000 + "}", "m.json: invalid JSON (a number with too many digits)"),
+    ('{"name": "9\\u00002"}', "m.json: name: the text holds the control character U+0000;"
+     " remove it"),
+    ('{"units": [{"id": "\\ud800"}]}', "m.json: units[0].id: the text holds the control"
+     " character U+D800; remove it"),
+    ('{"a\\u0007b": 1}', "m.json: a key holds the control character U+0007; remove it"),
+])
+def test_what_pythons_parser_lets_through_is_refused(text, expected):
+    assert error_of(lambda: parse_json(text, "m.json")) == expected
+
+
+def test_tabs_and_line_ends_in_text_are_kept():
+    assert parse_json('{"notes": "a\\tb\\nc\\r"}', "m.json") == {"notes": "a\tb\nc\r"}
+
+
+def test_a_file_over_the_size_limit_is_not_read(tmp_path):
+    from pipeline.model.documents import read_text
+
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 2048)
+    assert error_of(lambda: read_text(big, limit=1024)).startswith(f"{big}: is over 0 MiB")
 
 
 @pytest.mark.parametrize(("data", "expected"), [
@@ -95,14 +129,9 @@ def test_loading_a_document_of_another_kind_says_so(tmp_path):
         f"{path}: kind: this is a 'rules' document, expected 'map'")
 
 
-def test_read_text_reports_unreadable_files(tmp_path, monkeypatch):
-    path = write(tmp_path, "{}")
-
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied")
-
-    monkeypatch.setattr(Path, "read_bytes", refuse)
-    assert error_of(lambda: read_text(path)) == f"{path}: cannot read file (Permission denied)"
+def test_read_text_reports_unreadable_files(tmp_path):
+    path = write(tmp_path, "{}") / "inside.json"  # a real OSError, whoever runs the test
+    assert error_of(lambda: read_text(path)) == f"{path}: cannot read file (Not a directory)"
 
 
 # -- writing ------------------------------------------------------------------------
