@@ -28,7 +28,7 @@ from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
 from pipeline.aids.track import track_pages
 from pipeline.errors import DataError
-from pipeline.files import write_bytes_atomic
+from pipeline.files import atomic_folder
 from pipeline.model.check import companion_counters
 from pipeline.model.crt import load_crt
 from pipeline.model.manifest import UnitManifest, load_units
@@ -36,7 +36,22 @@ from pipeline.model.mapdata import MapData, load_map
 from pipeline.model.rulesprofile import load_rules
 from pipeline.model.scenario import load_scenario
 
-__all__ = ["make_aids"]
+__all__ = ["AID_STEMS", "is_aid_file", "make_aids"]
+
+AID_STEMS = ("crt", "tec", "quickref", "track", "oob", "map")
+"""The names :func:`make_aids` writes start with these (``track-NAME.pdf``, ``map-A.png``)."""
+
+
+def is_aid_file(name: str) -> bool:
+    """Whether a file name is one :func:`make_aids` writes (an aids folder is replaced as a
+    set of these; other files in it are kept).
+
+    >>> is_aid_file("tec.png"), is_aid_file("track-campaign.pdf"), is_aid_file("notes.txt")
+    (True, True, False)
+    """
+    stem, dot, suffix = name.rpartition(".")
+    return bool(dot) and suffix in ("pdf", "png") and any(
+        stem == s or stem.startswith(f"{s}-") for s in AID_STEMS)
 
 
 def _png_bytes(pages: list[Page], dpi: float) -> bytes:
@@ -70,7 +85,8 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         ``oob.pdf/png`` (from ``scenario.json``; ``track-NAME``/``oob-NAME`` from
         ``scenario_NAME.json``; the OOB only with a unit manifest, ``units.csv``
         there or in ``counters/<game>``), ``map.pdf`` and ``map-BOARD.png`` are
-        written there (existing files are replaced).
+        written there, replacing the aids of an earlier run as a set (other files
+        in the folder are kept); on any error the folder is left as it was.
     paper
         ``letter`` or ``a4``.
     hex_size, map_dpi
@@ -109,18 +125,16 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
             jobs.append((f"oob{suffix}", oob_pages(scenario, manifest, paper),
                          f"Order of Battle: {scenario.name}"))
     written: list[Path] = []
-    for name, pages, title in jobs:
-        written.append(out / f"{name}.pdf")
-        write_bytes_atomic(written[-1], pages_pdf(pages, title))
-        written.append(out / f"{name}.png")
-        write_bytes_atomic(written[-1], _png_bytes(pages, png_dpi))
-    if map_data is not None:
-        pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
-        written.append(out / "map.pdf")
-        write_bytes_atomic(written[-1], pages_pdf(pages, f"{map_data.title} (map)"))
-        for board, image in images.items():
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG")
-            written.append(out / f"map-{board}.png")
-            write_bytes_atomic(written[-1], buffer.getvalue())
+    # All or nothing: the aids of an earlier run are replaced as a set (atomic_folder).
+    with atomic_folder(out, owns=is_aid_file) as folder:
+        for name, pages, title in jobs:
+            written.append(folder.write(f"{name}.pdf", pages_pdf(pages, title)))
+            written.append(folder.write(f"{name}.png", _png_bytes(pages, png_dpi)))
+        if map_data is not None:
+            pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
+            written.append(folder.write("map.pdf", pages_pdf(pages, f"{map_data.title} (map)")))
+            for board, image in images.items():
+                buffer = io.BytesIO()
+                image.save(buffer, format="PNG")
+                written.append(folder.write(f"map-{board}.png", buffer.getvalue()))
     return written

@@ -21,6 +21,7 @@ from PIL import Image
 
 from pipeline.aids.page import BLACK, Line, Page, Picture, Text, paper_points
 from pipeline.errors import DataError
+from pipeline.imagefile import max_pixels
 from pipeline.model.mapdata import MapData
 from pipeline.render import RenderStyle, render_map
 
@@ -66,6 +67,14 @@ def render_board(data: MapData, board: str, hex_size: float = DEFAULT_HEX_SIZE,
     if not (hex_size > 0 and dpi > 0):
         raise DataError(None, "--hex-size", "hex size and dpi must be positive")
     s = hex_size * dpi
+    grid = grids[board]
+    # A hex covers 0.866 s x s; the board is drawn supersampled twice, with margins.
+    drawn = (grid.cols + 1.5) * (grid.rows + 1.5) * 0.866 * (2 * max(4.0, s)) ** 2
+    if drawn > max_pixels():
+        raise DataError(None, "--map-dpi", f"board '{board}' ({grid.cols} x {grid.rows} hexes)"
+                        f" would be drawn on about {drawn / 1e6:,.0f} million pixels at"
+                        f" {hex_size:g} in and {dpi:g} dpi, over the limit of"
+                        f" {max_pixels():,}; lower --map-dpi or --hex-size")
     style = RenderStyle(hex_size=max(4.0, s), margin=s * 0.25, ids=ids, supersample=2,
                         grid_color="#282828")
     return Image.fromarray(render_map(data, style, board).image)

@@ -6,30 +6,30 @@ from pathlib import Path
 
 import click
 
-from pipeline.aids import make_aids
+from pipeline.aids import is_aid_file, make_aids
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE
 from pipeline.cli.options import (
     HELP,
+    Number,
     OneLineErrors,
     emit_json,
     json_option,
     quiet_option,
 )
+from pipeline.cli.paths import InputPath, OutputPath
 
 __all__ = ["aids"]
 
 
-
-
 @click.command(cls=OneLineErrors, context_settings=HELP)
-@click.argument("game_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("game_dir", type=InputPath("folder"))
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter",
               show_default=True, help="Paper size of the PDFs.")
-@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", required=True, type=OutputPath("folder", owns=is_aid_file),
               help="Folder for the PDFs and PNGs (e.g. build/GAME/aids/).")
-@click.option("--hex-size", type=click.FloatRange(min=0.1, max=3.0), default=DEFAULT_HEX_SIZE,
+@click.option("--hex-size", type=Number(min=0.1, max=3.0), default=DEFAULT_HEX_SIZE,
               show_default=True, help="Printed hex width across the flats, in inches.")
-@click.option("--map-dpi", type=click.FloatRange(min=20, max=600), default=150.0,
+@click.option("--map-dpi", type=Number(min=20, max=600), default=150.0,
               show_default=True, help="Pixels per inch of the printed map.")
 @json_option
 @quiet_option

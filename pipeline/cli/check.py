@@ -6,14 +6,16 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, quiet_option
+from pipeline.cli.paths import check_input
 from pipeline.errors import BocageError
 from pipeline.model import Checked, check_file, check_game_dir
 
 __all__ = ["check"]
 
 
-@click.command(short_help="Check data files and game folders against their schemas.",
+@click.command(cls=OneLineErrors,
+               short_help="Check data files and game folders against their schemas.",
                context_settings=HELP)
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @json_option
@@ -60,6 +62,7 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
 
 
 def _check_one(path: Path) -> list[Checked]:
+    check_input("PATHS", path, "any")  # each bad path is its own line; the others go on
     if path.is_dir():
         return check_game_dir(path)
     return [check_file(path)]

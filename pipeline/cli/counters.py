@@ -2,50 +2,51 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from pathlib import Path
 
 import click
 
 from pipeline.cli.options import (
     HELP,
+    Length,
+    Number,
+    Offset,
     OneLineErrorsGroup,
     emit_json,
     json_option,
     quiet_option,
 )
-from pipeline.counters.measure import format_length, parse_length, parse_offset
+from pipeline.cli.paths import InputPath, OutputPath
+from pipeline.counters.measure import (
+    BLEEDS,
+    COUNTER_SIZES,
+    MARGINS,
+    MAX_OFFSET,
+    format_length,
+    parse_length,
+    parse_offset,
+)
+from pipeline.counters.names import is_counter_file
 from pipeline.counters.render import (
+    DPI_RANGE,
+    ContactSheet,
     RenderOptions,
-    contact_sheet,
-    render_manifests,
+    iter_counters,
     write_counters,
 )
 from pipeline.counters.sheet import SheetOptions, write_sheet_pdf
 from pipeline.counters.style import VALUE_LAYOUTS, load_style
 from pipeline.errors import DataError
-from pipeline.model.documents import read_text
-from pipeline.model.manifest import (
-    MarkerManifest,
-    UnitManifest,
-    markers_from_text,
-    sniff_manifest,
-    units_from_text,
-)
+from pipeline.model.manifest import MarkerManifest, UnitManifest, load_manifest
 
 __all__ = ["counters"]
 
 
-
-
-MANIFESTS = click.argument("manifests", nargs=-1, required=True,
-                           type=click.Path(dir_okay=False, path_type=Path))
-STYLE = click.option("--style", type=click.Path(dir_okay=False, path_type=Path),
-                     help="Style JSON laid over the default colours.")
-SIZE = click.option("--size", default="5/8in", show_default=True,
+MANIFESTS = click.argument("manifests", nargs=-1, required=True, type=InputPath())
+STYLE = click.option("--style", type=InputPath(), help="Style JSON laid over the default colours.")
+SIZE = click.option("--size", default="5/8in", show_default=True, type=Length(COUNTER_SIZES),
                     help="Counter side: 5/8in, 16mm, 0.5in ...")
-DPI = click.option("--dpi", type=click.FloatRange(min=30, max=2400), default=300.0,
+DPI = click.option("--dpi", type=Number(*DPI_RANGE), default=300.0,
                    show_default=True, help="Pixels per inch of the images.")
 VALUES = click.option("--values", type=click.Choice(VALUE_LAYOUTS),
                       help="What the bottom band prints (default: the style's, auto).")
@@ -66,22 +67,20 @@ def load_manifests(paths: tuple[Path, ...]) -> tuple[UnitManifest | None, Marker
     units: UnitManifest | None = None
     markers: MarkerManifest | None = None
     for path in paths:
-        text = read_text(path)
-        header = next(csv.reader(io.StringIO(text)), [])
-        kind = sniff_manifest(header)
-        if kind == "units":
+        manifest = load_manifest(path)
+        if isinstance(manifest, UnitManifest):
             if units is not None:
                 raise DataError(path, "", f"a second unit manifest (the first is {units.file});"
                                 " give one units.csv")
-            units = units_from_text(text, path)
-        elif kind == "markers":
+            units = manifest
+        else:
             if markers is not None:
                 raise DataError(path, "", f"a second marker manifest (the first is"
                                 f" {markers.file}); give one markers.csv")
-            markers = markers_from_text(text, path)
-        else:
-            raise DataError(path, "", "neither a unit nor a marker manifest: the header"
-                            " names none of their columns (id, side, type / id, kind)")
+            markers = manifest
+    if not (units or markers):
+        raise DataError(", ".join(str(p) for p in paths), "", "no units or markers below the"
+                        " header: nothing to draw")
     return units, markers
 
 
@@ -96,9 +95,9 @@ def _render_options(style: Path | None, size: str, dpi: float, values: str | Non
 @SIZE
 @DPI
 @VALUES
-@click.option("--out", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", required=True, type=OutputPath("folder", owns=is_counter_file),
               help="Folder for the images (made if missing).")
-@click.option("--contact", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--contact", type=OutputPath(stream=True, binary=True),
               help="Contact sheet PNG [default: OUT/contact-sheet.png].")
 @json_option
 @quiet_option
@@ -119,16 +118,18 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
     """
     units, markers = load_manifests(manifests)
     options = _render_options(style, size, dpi, values)
-    drawn = render_manifests(units, markers, options)
-    title = (f"{', '.join(str(p) for p in manifests)}: {len(drawn)} counters,"
+    count = len(units or ()) + len(markers or ())
+    title = (f"{', '.join(str(p) for p in manifests)}: {count} counters,"
              f" {format_length(options.size)} at {dpi:g} dpi")
-    sheet = contact_sheet(drawn, title)
-    files = write_counters(drawn, out, dpi=dpi, contact=sheet, contact_path=contact)
+    # Drawn, written and let go one by one; the folder is swapped in whole at the end.
+    sheet = ContactSheet(count, options.side_px, title)
+    files = write_counters(iter_counters(units, markers, options), out, dpi=dpi, contact=sheet,
+                           contact_path=contact)
     if as_json:
-        emit_json({"counters": len(drawn), "size_px": options.side_px, "dpi": dpi,
+        emit_json({"counters": count, "size_px": options.side_px, "dpi": dpi,
                    "files": [str(f) for f in files]})
     elif not quiet:
-        click.echo(f"wrote {len(files)} images of {len(drawn)} counters"
+        click.echo(f"wrote {len(files)} images of {count} counters"
                    f" ({options.side_px} px, {format_length(options.size)} at {dpi:g} dpi)"
                    f" to {out} (contact sheet: {files[-1]})")
 
@@ -143,13 +144,14 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
               show_default=True, help="Paper, portrait.")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default="long",
               show_default=True, help="The edge the printer turns the sheet on.")
-@click.option("--bleed", default="3mm", show_default=True,
+@click.option("--bleed", default="3mm", show_default=True, type=Length(BLEEDS),
               help="Face colour printed past each cut line.")
 @click.option("--back-offset", default="0mm,0mm", show_default=True,
+              type=Offset((-MAX_OFFSET, MAX_OFFSET)),
               help="Shift of every back as x,y (right, down) to correct a printer's register.")
-@click.option("--margin", default="0.5in", show_default=True,
+@click.option("--margin", default="0.5in", show_default=True, type=Length(MARGINS),
               help="Clear space at each paper edge (cut marks stand inside it).")
-@click.option("--pdf", "pdf", required=True, type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--pdf", "pdf", required=True, type=OutputPath(stream=True, binary=True),
               help="The PDF to write.")
 @json_option
 @quiet_option

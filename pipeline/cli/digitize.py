@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,18 +13,19 @@ import click
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
+from pipeline.cli.options import HELP, OneLineErrors, Text, emit_json, json_option, quiet_option
+from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
 from pipeline.digitize.gridfile import load_grid
 from pipeline.digitize.outputs import UNSURE, geojson, geojson_text, overlay
 from pipeline.digitize.run import Progress
-from pipeline.errors import BocageError, DataError
+from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.model import dumps
 
 __all__ = ["digitize", "parse_anchor", "parse_sample"]
 
-_FILE = click.Path(path_type=Path, dir_okay=False)
+MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
 
 
 def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
@@ -37,7 +39,10 @@ def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
     try:
         if not sep or not hex_id or len(parts) != 2:
             raise ValueError
-        return hex_id.strip(), (float(parts[0]), float(parts[1]))
+        x, y = float(parts[0]), float(parts[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
+        return hex_id.strip(), (x, y)
     except ValueError:
         raise DataError(None, "--anchor", f"{text!r} is not HEX=X,Y (the pixel centre of a hex,"
                         " e.g. 0101=120.5,88)") from None
@@ -51,24 +56,27 @@ def parse_sample(text: str) -> tuple[str, str]:
     return name.strip(), hex_id.strip()
 
 
-@click.command(short_help="Read a map scan into terrain data.", context_settings=HELP)
-@click.argument("scan", type=_FILE)
-@click.option("--legend", "-l", "legend_path", required=True, type=_FILE,
+@click.command(cls=OneLineErrors, short_help="Read a map scan into terrain data.",
+               context_settings=HELP)
+@click.argument("scan", type=InputPath())
+@click.option("--legend", "-l", "legend_path", required=True, type=InputPath(),
               help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
-@click.option("--out", "-o", required=True, type=_FILE, help="Where to write map.json.")
-@click.option("--grid", "grid_path", type=_FILE,
+@click.option("--out", "-o", required=True, type=OutputPath(stream=True),
+              help="Where to write map.json.")
+@click.option("--grid", "grid_path", type=InputPath(),
               help="Grid JSON (orientation, numbering, cols, rows, optional layout), or a"
               " map.json whose grid to use. Without it the grid is found on the scan.")
 @click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
               help="A hex centre on the scan, in pixels (repeat: two or more).")
 @click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX",
               help="Take a terrain's colour from a hex of the scan (repeatable).")
-@click.option("--overlay", "overlay_path", type=_FILE,
+@click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
               help="Also write a PNG of the findings over the scan.")
-@click.option("--geojson", "geojson_path", type=_FILE,
+@click.option("--geojson", "geojson_path", type=OutputPath(stream=True),
               help="Also write hexes and hexside features as GeoJSON (scan pixels).")
-@click.option("--game", default="digitized", show_default=True, help="Game name for map.json.")
-@click.option("--title", help="Title for map.json (default: 'digitized from SCAN').")
+@click.option("--game", default="digitized", show_default=True, type=Text(),
+              help="Game name for map.json.")
+@click.option("--title", type=Text(), help="Title for map.json (default: 'digitized from SCAN').")
 @json_option
 @quiet_option
 def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
@@ -92,20 +100,14 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
       bocage digitize scan.png -l legend.json -o map.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412
     """
-    try:
-        targets = [p for p in (out, geojson_path, overlay_path) if p is not None]
-        _check_targets(scan, targets)
-        pixels, result = _run(scan, legend_path, grid_path, anchors, samples, game, title,
-                              show_progress=not (quiet or as_json))
-        files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
-        for path, data in files.items():
-            if isinstance(data, str):
-                write_text_atomic(path, data)
-            else:
-                write_bytes_atomic(path, data)
-    except BocageError as exc:
-        click.echo(f"bocage: {exc}", err=True)
-        raise SystemExit(2) from None
+    pixels, result = _run(scan, legend_path, grid_path, anchors, samples, game, title,
+                          show_progress=not (quiet or as_json))
+    files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
+    for path, data in files.items():
+        if isinstance(data, str):
+            write_text_atomic(path, data)
+        else:
+            write_bytes_atomic(path, data)
     if as_json:
         emit_json(_summary(result, scan, list(files)))
     elif not quiet:
@@ -115,6 +117,9 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
 def _run(scan: Path, legend_path: Path, grid_path: Path | None, anchors: tuple[str, ...],
          samples: tuple[str, ...], game: str, title: str | None, *, show_progress: bool
          ) -> tuple[NDArray[np.uint8], Digitization]:
+    if len(anchors) > MAX_ANCHORS:
+        raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
+                        " two to a few dozen well-spread hexes fix the grid")
     anchor_map = dict(parse_anchor(a) for a in anchors)
     if len(anchor_map) != len(anchors):
         raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
@@ -163,17 +168,6 @@ def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
                           result.legend)
         files[overlay_path] = encode_png(picture, str(overlay_path))
     return files
-
-
-def _check_targets(scan: Path, targets: list[Path]) -> None:
-    """Refuse outputs that would overwrite the scan or each other."""
-    seen: set[Path] = {scan.resolve()}
-    for path in targets:
-        where = path.resolve()
-        if where in seen:
-            what = "the scan" if where == scan.resolve() else "another output"
-            raise DataError(str(path), "", f"would overwrite {what}; choose another file name")
-        seen.add(where)
 
 
 def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from typing import Any
 import click
 from PIL import Image
 
-from pipeline.cli.options import HELP, emit_json, json_option
+from pipeline.cli.options import HELP, OneLineErrorsGroup, emit_json, json_option
+from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
@@ -26,11 +27,12 @@ from pipeline.vassal.save import save_position
 
 __all__ = ["rules"]
 
-GAME = click.argument("game", type=click.Path(exists=True, file_okay=False, path_type=Path))
-POSITION = click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False,
-                        path_type=Path), required=True, help="Position file (kind: position).")
+GAME = click.argument("game", type=InputPath("folder"))
+POSITION = click.option("--position", "-p", type=InputPath(), required=True,
+                        help="Position file (kind: position).")
 UNIT = click.option("--unit", "-u", "unit_id", required=True, help="Id of the moving unit.")
-PICTURE = click.option("--picture", type=click.Path(dir_okay=False, path_type=Path),
+# Not '-': standard output carries the answer.
+PICTURE = click.option("--picture", type=OutputPath(),
                        help="Also draw the answer over the map as a PNG.")
 
 
@@ -80,7 +82,7 @@ def _save_picture(path: Path, picture: Image.Image) -> None:
     click.echo(f"picture: {path}", err=True)
 
 
-@click.group(context_settings=HELP)
+@click.group(cls=OneLineErrorsGroup, context_settings=HELP)
 def rules() -> None:
     """Answer rules questions: legal moves, zones of control, stacking, supply, LOS.
 
@@ -223,7 +225,7 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
 @GAME
 @click.option("--from", "from_hex", required=True, help="Hex of the observer.")
 @click.option("--to", "to_hex", required=True, help="Hex of the target.")
-@click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--position", "-p", type=InputPath(),
               help="Position file, when units or markers matter.")
 @json_option
 def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: bool) -> None:
@@ -241,8 +243,7 @@ def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: 
 
 
 @rules.command("test")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=InputPath())
 @json_option
 def test_cases(files: tuple[Path, ...], as_json: bool) -> None:
     """Run rules scenario files (SCENARIOS.md format). Exit 1 if any case fails.

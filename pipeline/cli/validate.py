@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import HELP, emit_json, json_option, quiet_option
-from pipeline.errors import BocageError
+from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, quiet_option
+from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.validate import (
     parse_role_options,
     text_report,
@@ -17,16 +17,15 @@ from pipeline.validate import (
 
 __all__ = ["validate"]
 
-_FILE = click.Path(path_type=Path, dir_okay=False)
-
-
-@click.command(short_help="Check hand-entered terrain.", context_settings=HELP)
-@click.argument("map_path", metavar="MAP.json", type=_FILE)
-@click.option("--against", type=_FILE, help="A digitized map of the same grid to diff with.")
-@click.option("--facts", type=_FILE, help="The rulebook's facts (facts.json) to check.")
-@click.option("--scan", type=_FILE, help="A map scan to digitize (on this map's grid) and diff with.")
-@click.option("--legend", type=_FILE, help="The scan's legend (with --scan).")
-@click.option("--report", type=click.Path(path_type=Path, dir_okay=False),
+@click.command(cls=OneLineErrors, short_help="Check hand-entered terrain.", context_settings=HELP)
+@click.argument("map_path", metavar="MAP.json", type=InputPath())
+@click.option("--against", type=InputPath(),
+              help="A digitized map of the same grid to diff with.")
+@click.option("--facts", type=InputPath(), help="The rulebook's facts (facts.json) to check.")
+@click.option("--scan", type=InputPath(),
+              help="A map scan to digitize (on this map's grid) and diff with.")
+@click.option("--legend", type=InputPath(), help="The scan's legend (with --scan).")
+@click.option("--report", type=OutputPath(stream=True),
               help="Write a self-contained HTML report here.")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=NAME,...",
               help="What the map's names mean: sea, coast, coast_sides, towns, town_kinds,"
@@ -52,14 +51,10 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
       bocage validate maps/demo/map.json --facts maps/demo/facts.json
       bocage validate typed.json --against digitized.json --report report.html
     """
-    try:
-        result = validate_files(map_path, against=against, facts=facts, scan=scan,
-                                legend=legend, roles=parse_role_options(roles))
-        if report is not None:
-            write_html_report(result, report)
-    except BocageError as exc:
-        click.echo(f"bocage: {exc}", err=True)
-        raise SystemExit(2) from None
+    result = validate_files(map_path, against=against, facts=facts, scan=scan,
+                            legend=legend, roles=parse_role_options(roles))
+    if report is not None:
+        write_html_report(result, report)
     if as_json:
         emit_json(result.to_dict())
     elif not quiet:

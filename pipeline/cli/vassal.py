@@ -10,11 +10,14 @@ import click
 
 from pipeline.cli.options import (
     HELP,
+    Number,
     OneLineErrorsGroup,
+    Text,
     emit_json,
     json_option,
     quiet_option,
 )
+from pipeline.cli.paths import InputPath, OutputPath, io_plan
 from pipeline.files import atomic_file
 from pipeline.model import load_map
 from pipeline.vassal import build_module, parse_board_args
@@ -27,8 +30,12 @@ from pipeline.vassal.save import save_position
 
 __all__ = ["vassal"]
 
+# moduledata's dateSaved is a Java long of milliseconds; VASSAL shows it as a date.
+_LAST_DATE_MS = 253_402_300_799_999  # 9999-12-31T23:59:59.999Z
+MAX_PIECE_SIZE = 2000  # px: a piece of a hex of an 800 dpi scan
 
-MODULE = click.argument("module", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+
+MODULE = click.argument("module", type=InputPath())
 
 
 @click.group(cls=OneLineErrorsGroup, short_help="Build, inspect and check VASSAL modules.",
@@ -42,26 +49,28 @@ def vassal() -> None:
 
 
 @vassal.command(short_help="Build a .vmod from a game folder, board and counter images.")
-@click.argument("game_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("game_dir", type=InputPath("folder"))
 @click.option("--board", "boards", multiple=True, metavar="[NAME=]PATH",
               help="Board image; NAME=PATH for each board of a multi-board map."
                    " Default: the board's image in map.json.")
-@click.option("--counters", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--counters", type=InputPath("folder", contents=True),
               help="Folder of counter images <slug>-front.png / -back.png"
                    " (default: counters/<game>).")
-@click.option("--grid", "grid_from", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--grid", "grid_from", type=InputPath(),
               help="A map.json whose board layouts to use, board by board (e.g. the"
                    " digitizer's output for the scan given as --board).")
-@click.option("--charts", type=click.Path(exists=True, file_okay=False, path_type=Path),
+@click.option("--charts", type=InputPath("folder", contents=True),
               help="Folder of play-aid PNGs from 'bocage aids' for the chart window.")
-@click.option("--scenario", help="Scenario file stem or name (default: the only one).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+@click.option("--scenario", type=Text(), help="Scenario file stem or name (default: the only"
+              " one).")
+@click.option("--out", "out", type=OutputPath(), required=True,
               help="The .vmod to write (replaced atomically).")
-@click.option("--date-saved", type=int, metavar="MS",
+@click.option("--date-saved", type=click.IntRange(0, _LAST_DATE_MS), metavar="MS",
               help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH, else 0).")
-@click.option("--name", help="Module name (default: the map's title).")
-@click.option("--module-version", default="1.0", show_default=True, help="Module version.")
-@click.option("--piece-size", type=click.IntRange(min=0), metavar="PX",
+@click.option("--name", type=Text(), help="Module name (default: the map's title).")
+@click.option("--module-version", default="1.0", show_default=True, type=Text(40),
+              help="Module version.")
+@click.option("--piece-size", type=click.IntRange(0, MAX_PIECE_SIZE), metavar="PX",
               help="Side of the piece images in board pixels (default: 85% of a hex across"
               " its flats, as printed counters cover a hex; 0 keeps the rendered images).")
 @json_option
@@ -76,10 +85,18 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
       bocage vassal build maps/demo --board build/demo/map.png \\
           --counters build/demo/counters --out build/demo.vmod
     """
-    board_names = [b.name for b in load_game_inputs(game_dir, counters, scenario).map_data.boards]
+    inputs = load_game_inputs(game_dir, counters, scenario)
+    board_names = [b.name for b in inputs.map_data.boards]
+    board_images = parse_board_args(boards, board_names)
+    plan = io_plan()
+    plan.add_inputs("GAME_DIR", inputs.files)
+    plan.add_inputs("--board", board_images.values())
+    plan.add_inputs("GAME_DIR", [p for p in (game_dir / b.image for b in inputs.map_data.boards
+                                             if b.image and b.name not in board_images)
+                                 if p.is_file()])
     layouts = ([g.layout for g in load_map(grid_from).grids().values()]
                if grid_from is not None else [])
-    report = build_module(game_dir, out, boards=parse_board_args(boards, board_names),
+    report = build_module(game_dir, out, boards=board_images,
                           counters=counters, scenario=scenario, date_saved=date_saved,
                           name=name, version=module_version, layouts=layouts, charts=charts,
                           piece_size=piece_size)
@@ -174,14 +191,14 @@ def check(module: Path, as_json: bool, quiet: bool) -> None:
 
 
 @vassal.command(short_help="Draw a module's main map at game start as a PNG.")
-# No exists=True: a missing file is the library's one-line error, not click's usage text.
-@click.argument("module", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
+@click.argument("module", type=InputPath())
+@click.option("--out", "out", type=OutputPath(stream=True, binary=True), required=True,
               help="The PNG to write (replaced atomically).")
-@click.option("--scale", type=float, metavar="F",
+@click.option("--scale", type=Number(min=0, min_open=True, max=64), metavar="F",
               help=f"Output pixels per map pixel (default: 1, or less so the longest side"
                    f" is at most {DEFAULT_SIDE} px).")
-@click.option("--board", metavar="NAME", help="Draw only this board, with its set-up stacks.")
+@click.option("--board", metavar="NAME", type=Text(),
+              help="Draw only this board, with its set-up stacks.")
 @json_option
 @quiet_option
 def preview(module: Path, out: Path, scale: float | None, board: str | None, as_json: bool,

@@ -14,9 +14,15 @@ from typing import Final
 from pipeline.errors import DataError
 
 __all__ = [
+    "BLEEDS",
+    "COUNTER_SIZES",
+    "MARGINS",
+    "MAX_FACE_PX",
+    "MAX_OFFSET",
     "MM",
     "PAPERS",
     "PT",
+    "check_length",
     "format_length",
     "parse_length",
     "parse_offset",
@@ -31,6 +37,19 @@ PT: Final = 1 / 72
 # Units per inch: dividing by these keeps exact values exact (25.4 mm is 1.0 in, not 0.99...).
 _PER_INCH: Final = {"in": 1.0, "inch": 1.0, '"': 1.0, "mm": 25.4, "cm": 2.54, "pt": 72.0}
 _LENGTH = re.compile(r"\s*([+-]?\d+(?:\.\d*)?(?:/\d+)?|[+-]?\.\d+)\s*([a-z\"]*)\s*", re.I)
+
+# What a counter maker can mean, in inches; anything outside is a slip (a missing
+# unit, a pasted number) that would otherwise run out of memory or paper.
+COUNTER_SIZES: Final = (0.25, 2.0)
+"""The smallest and largest counter side drawn (printed counters are 1/2 to 1 1/8 in)."""
+BLEEDS: Final = (0.0, 0.25)
+"""Bleed around each counter (printers ask for 1/8 in, 3 mm)."""
+MARGINS: Final = (0.0, 2.0)
+"""Clear space at each paper edge."""
+MAX_OFFSET: Final = 0.25
+"""The largest shift of the backs either way (a printer's register is off by a millimetre or two)."""
+MAX_FACE_PX: Final = 2400
+"""Pixels on a side of one face, bleed included (1 in at 2400 dpi, 2 in at 1200)."""
 
 PAPERS: Final = {
     "letter": (8.5, 11.0),
@@ -87,6 +106,23 @@ def parse_offset(text: str, what: str = "offset") -> tuple[float, float]:
         raise DataError(None, what, f"'{text}' is not an offset; write 'x,y' such as '0.5mm,0mm'")
     return (parse_length(parts[0], what, allow_negative=True),
             parse_length(parts[1], what, allow_negative=True))
+
+
+def check_length(value: float, what: str, limits: tuple[float, float]) -> float:
+    """``value`` if it lies within ``limits`` (inches), else one :class:`DataError` line.
+
+    >>> check_length(0.625, "--size", COUNTER_SIZES)
+    0.625
+    >>> check_length(20.0, "--bleed", BLEEDS)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.DataError: --bleed: 20 in is out of range (0 in to 1/4 in)
+    """
+    low, high = limits
+    if not low - 1e-9 <= value <= high + 1e-9:
+        raise DataError(None, what, f"{format_length(value)} is out of range"
+                        f" ({format_length(low)} to {format_length(high)})")
+    return value
 
 
 def pixels(inches: float, dpi: float) -> int:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from pipeline.errors import DataError
 
-__all__ = ["check_slugs", "counter_image_names", "image_slug"]
+__all__ = ["check_slugs", "counter_image_names", "image_slug", "is_counter_file"]
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
@@ -48,6 +48,17 @@ def counter_image_names(unit_id: str) -> tuple[str, str]:
     """
     slug = image_slug(unit_id)
     return f"{slug}-front.png", f"{slug}-back.png"
+
+
+def is_counter_file(name: str) -> bool:
+    """Whether a file name is one the counter renderer writes (a face, or the contact sheet).
+
+    A counters folder is replaced as a set of these; other files in it are kept.
+
+    >>> is_counter_file("914-352-front.png"), is_counter_file("units.csv")
+    (True, False)
+    """
+    return name.endswith(("-front.png", "-back.png")) or name == "contact-sheet.png"
 
 
 def check_slugs(ids: Iterable[str], what: str = "ids") -> None:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -31,8 +32,14 @@ from pipeline.counters.layout import (
     resolve_value_layout,
     value_cells,
 )
-from pipeline.counters.measure import pixels
-from pipeline.counters.names import check_slugs, counter_image_names
+from pipeline.counters.measure import (
+    BLEEDS,
+    COUNTER_SIZES,
+    MAX_FACE_PX,
+    check_length,
+    pixels,
+)
+from pipeline.counters.names import check_slugs, counter_image_names, is_counter_file
 from pipeline.counters.style import CounterStyle, Palette, default_style, rgb
 from pipeline.counters.symbols import (
     ICONS,
@@ -43,20 +50,30 @@ from pipeline.counters.symbols import (
 )
 from pipeline.counters.typeset import draw_centred, draw_line_of_cells, fit_font
 from pipeline.errors import DataError, ManifestError, did_you_mean
-from pipeline.files import write_bytes_atomic
+from pipeline.files import atomic_folder, write_bytes_atomic
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
 
 __all__ = [
+    "CONTACT_PIXELS",
+    "DPI_RANGE",
     "Counter",
+    "ContactSheet",
     "RenderOptions",
     "check_icons",
     "contact_sheet",
+    "iter_counters",
     "render_manifests",
     "render_marker",
     "render_unit",
+    "resolve_options",
     "write_bytes_atomic",
     "write_counters",
 ]
+
+DPI_RANGE: tuple[float, float] = (30, 2400)
+"""Pixels per inch a counter image may have."""
+CONTACT_PIXELS = 40_000_000
+"""The most pixels a contact sheet has: a big manifest's faces are shown smaller."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,19 @@ class RenderOptions:
     bleed: float = 0.0
     style: CounterStyle = field(default_factory=default_style)
     values: str | None = None
+
+    def __post_init__(self) -> None:
+        # Bounded before anything is drawn: a slip ('--size 100000mm') must not
+        # become an image that exhausts memory.
+        check_length(self.size, "--size", COUNTER_SIZES)
+        check_length(self.bleed, "--bleed", BLEEDS)
+        if not DPI_RANGE[0] <= self.dpi <= DPI_RANGE[1]:
+            raise DataError(None, "--dpi", f"{self.dpi:g} is out of range"
+                            f" ({DPI_RANGE[0]:g} to {DPI_RANGE[1]:g})")
+        face = self.side_px + 2 * self.bleed_px
+        if face > MAX_FACE_PX:
+            raise DataError(None, "--dpi", f"a face would be {face:,} px a side at {self.dpi:g}"
+                            f" dpi, more than {MAX_FACE_PX:,}; use a lower --dpi")
 
     @property
     def side_px(self) -> int:
@@ -244,57 +274,122 @@ def render_marker(marker: MarkerSpec, options: RenderOptions | None = None) -> I
     return image
 
 
+def resolve_options(units: UnitManifest | None, options: RenderOptions | None
+                    ) -> RenderOptions:
+    """``options`` with the value layout a whole manifest of units prints (one for all)."""
+    opts = options or RenderOptions()
+    if units is not None:
+        # One value layout for the whole manifest, so a unit with no values reads like its peers.
+        values = resolve_value_layout(opts.values or opts.style.values, units)
+        opts = RenderOptions(opts.size, opts.dpi, opts.bleed, opts.style, values)
+    return opts
+
+
+def iter_counters(units: UnitManifest | None, markers: MarkerManifest | None = None,
+                  options: RenderOptions | None = None) -> Iterator[Counter]:
+    """Both faces of every unit and marker, in file order (units first), one at a time.
+
+    The markers' icons are checked before the first counter is drawn; a
+    manifest of any length is drawn in the memory of one counter.
+    """
+    opts = resolve_options(units, options)
+    check_slugs([*(u.id for u in units or ()), *(m.id for m in markers or ())], "counters")
+    if markers is not None:
+        check_icons(markers)
+    for unit in units or ():
+        front = render_unit(unit, opts)
+        back = front if unit.steps == 1 else render_unit(unit, opts, back=True)
+        yield Counter(unit.id, "unit", front, back)
+    for marker in markers or ():
+        face = render_marker(marker, opts)
+        yield Counter(marker.id, "marker", face, face, marker.count or 1)
+
+
 def render_manifests(units: UnitManifest | None, markers: MarkerManifest | None = None,
                      options: RenderOptions | None = None) -> list[Counter]:
     """Both faces of every unit and marker, in file order (units first).
 
     Everything is drawn in memory; nothing is written (see :func:`write_counters`).
     """
-    opts = options or RenderOptions()
-    if units is not None:
-        # One value layout for the whole manifest, so a unit with no values reads like its peers.
-        values = resolve_value_layout(opts.values or opts.style.values, units)
-        opts = RenderOptions(opts.size, opts.dpi, opts.bleed, opts.style, values)
-    counters: list[Counter] = []
-    for unit in units or ():
-        front = render_unit(unit, opts)
-        back = front if unit.steps == 1 else render_unit(unit, opts, back=True)
-        counters.append(Counter(unit.id, "unit", front, back))
-    if markers is not None:
-        check_icons(markers)
-        for marker in markers:
-            face = render_marker(marker, opts)
-            counters.append(Counter(marker.id, "marker", face, face, marker.count or 1))
-    return counters
+    return list(iter_counters(units, markers, options))
+
+
+class ContactSheet:
+    """One image with every counter's front and back side by side, captioned by id.
+
+    Counters are added one at a time (:meth:`add`), so a sheet is made without
+    holding the counters. A big manifest gets more columns and smaller faces,
+    so the sheet stays within :data:`CONTACT_PIXELS`.
+
+    Parameters
+    ----------
+    count
+        How many counters will be added.
+    side
+        Their side in pixels (bleed included).
+    """
+
+    def __init__(self, count: int, side: int, title: str = "", *, columns: int = 6,
+                 background: str = "#e9e7e1") -> None:
+        if count < 1:
+            raise DataError(None, "", "nothing to show: the manifests have no rows")
+        # Roughly square for many counters; each cell is about 2.6 faces wide, 1.4 high.
+        self.columns = max(1, min(count, max(columns, math.ceil(math.sqrt(count / 2)))))
+        rows = -(-count // self.columns)
+        area = 2.6 * 1.4 * self.columns * rows
+        self.side = max(8, min(side, int(math.sqrt(CONTACT_PIXELS / area))))
+        self.gap = max(4, self.side // 8)
+        self.caption_px = max(10, self.side // 10)
+        self.cell = (2 * self.side + self.gap // 2 + self.gap,
+                     self.side + self.caption_px * 2 + self.gap)
+        self.title_h = self.caption_px * 3 if title else self.gap
+        self.image = Image.new("RGB", (self.columns * self.cell[0] + self.gap,
+                                       self.title_h + rows * self.cell[1]), rgb(background))
+        self._draw = ImageDraw.Draw(self.image)
+        self._added = 0
+        if title:
+            face = fit_font(title, "condensed", round(self.caption_px * 1.5),
+                            self.image.width - 2 * self.gap)
+            self._draw.text((self.gap, round(self.title_h * 0.7)), title, font=face,
+                            fill=_CAPTION_INK, anchor="ls")
+
+    def add(self, counter: Counter) -> None:
+        """Place the next counter."""
+        n = self._added
+        self._added += 1
+        x = self.gap + (n % self.columns) * self.cell[0]
+        y = self.title_h + (n // self.columns) * self.cell[1]
+        front, back = counter.front, counter.back
+        if front.width != self.side:
+            size = (self.side, self.side)
+            front = front.resize(size, Image.Resampling.LANCZOS)
+            back = front if counter.back is counter.front else back.resize(
+                size, Image.Resampling.LANCZOS)
+        self.image.paste(front, (x, y))
+        self.image.paste(back, (x + self.side + self.gap // 2, y))
+        caption = counter.id + (f"  x{counter.copies}" if counter.copies > 1 else "")
+        face = fit_font(caption, "condensed", self.caption_px, 2 * self.side)
+        draw_centred(self._draw, caption, face,
+                     (x + self.side + self.gap / 4, y + self.side + self.caption_px),
+                     _CAPTION_INK)
+
+
+_CAPTION_INK = (40, 40, 40)
 
 
 def contact_sheet(counters: Sequence[Counter], title: str = "", *, columns: int = 6,
                   background: str = "#e9e7e1") -> Image.Image:
-    """One image with every counter's front and back side by side, captioned by id."""
+    """One image with every counter's front and back side by side, captioned by id.
+
+    See :class:`ContactSheet`, which makes it one counter at a time.
+    """
     if not counters:
         raise DataError(None, "", "nothing to show: the manifests have no rows")
-    side = counters[0].front.width
-    gap = max(4, side // 8)
-    caption_px = max(10, side // 10)
-    cell_w, cell_h = 2 * side + gap // 2 + gap, side + caption_px * 2 + gap
-    columns = max(1, min(columns, len(counters)))
-    rows = -(-len(counters) // columns)
-    title_h = caption_px * 3 if title else gap
-    sheet = Image.new("RGB", (columns * cell_w + gap, title_h + rows * cell_h), rgb(background))
-    draw = ImageDraw.Draw(sheet)
-    ink = (40, 40, 40)
-    if title:
-        face = fit_font(title, "condensed", round(caption_px * 1.5), sheet.width - 2 * gap)
-        draw.text((gap, round(title_h * 0.7)), title, font=face, fill=ink, anchor="ls")
-    for n, counter in enumerate(counters):
-        x = gap + (n % columns) * cell_w
-        y = title_h + (n // columns) * cell_h
-        sheet.paste(counter.front, (x, y))
-        sheet.paste(counter.back, (x + side + gap // 2, y))
-        caption = counter.id + (f"  x{counter.copies}" if counter.copies > 1 else "")
-        face = fit_font(caption, "condensed", caption_px, 2 * side)
-        draw_centred(draw, caption, face, (x + side + gap / 4, y + side + caption_px), ink)
-    return sheet
+    sheet = ContactSheet(len(counters), counters[0].front.width, title, columns=columns,
+                         background=background)
+    for counter in counters:
+        sheet.add(counter)
+    return sheet.image
 
 
 def _png(image: Image.Image, dpi: float) -> bytes:
@@ -303,16 +398,23 @@ def _png(image: Image.Image, dpi: float) -> bytes:
     return buffer.getvalue()
 
 
-def write_counters(counters: Sequence[Counter], out_dir: str | Path, *, dpi: float = 300.0,
-                   contact: Image.Image | None = None,
+def write_counters(counters: Iterable[Counter], out_dir: str | Path, *, dpi: float = 300.0,
+                   contact: Image.Image | ContactSheet | None = None,
                    contact_path: str | Path | None = None) -> list[Path]:
     """Write ``<slug>-front.png`` and ``<slug>-back.png`` per counter (and a contact sheet).
 
     Names follow :func:`pipeline.counters.names.counter_image_names`, the
     convention the VASSAL export reads.
 
-    Every image is encoded before the first file is written, and each file is
-    written atomically, so a failure leaves no half-made set behind.
+    The folder is written whole or not at all (:func:`pipeline.files.atomic_folder`):
+    the images go to a temporary folder that replaces ``out_dir`` when every
+    counter is written, so a failure, a Ctrl-C or a killed run leaves the old
+    set of faces or the new one, never a mix. Counter images of an earlier run
+    are replaced as a set (faces of ids no longer in the manifest go); other
+    files in the folder are kept. ``counters`` may be a generator
+    (:func:`iter_counters`): each counter is encoded, written and let go. A
+    :class:`ContactSheet` given as ``contact`` gets every counter as it passes
+    and is written after them.
 
     Returns
     -------
@@ -320,15 +422,37 @@ def write_counters(counters: Sequence[Counter], out_dir: str | Path, *, dpi: flo
         The files written, in order.
     """
     out = Path(out_dir)
-    files: dict[Path, bytes] = {}
-    check_slugs((c.id for c in counters), "counters")
-    for counter in counters:
-        front, back = counter_image_names(counter.id)
-        files[out / front] = _png(counter.front, dpi)
-        files[out / back] = _png(counter.back, dpi)
+    sheet_name: str | None = None
+    outside: Path | None = None
     if contact is not None:
-        files[Path(contact_path) if contact_path else out / "contact-sheet.png"] = _png(contact,
-                                                                                        dpi)
-    for path, data in files.items():
-        write_bytes_atomic(path, data)
-    return list(files)
+        target = Path(contact_path) if contact_path else out / "contact-sheet.png"
+        if os.path.realpath(target.parent) == os.path.realpath(out):
+            sheet_name = target.name
+        else:
+            outside = target
+    files: list[Path] = []
+    seen: dict[str, str] = {}
+
+    def ours(name: str) -> bool:
+        return is_counter_file(name) or name == sheet_name
+
+    with atomic_folder(out, owns=ours) as folder:
+        for counter in counters:
+            front, back = counter_image_names(counter.id)
+            if front in seen:
+                if seen[front] == counter.id:
+                    raise DataError(None, "", f"counters: id '{counter.id}' is given twice (a"
+                                    " unit and a marker?); their images would be one file")
+                check_slugs([seen[front], counter.id], "counters")  # names both
+            seen[front] = counter.id
+            files.append(folder.write(front, _png(counter.front, dpi)))
+            files.append(folder.write(back, _png(counter.back, dpi)))
+            if isinstance(contact, ContactSheet):
+                contact.add(counter)
+        picture = contact.image if isinstance(contact, ContactSheet) else contact
+        if picture is not None and sheet_name is not None:
+            files.append(folder.write(sheet_name, _png(picture, dpi)))
+    if picture is not None and outside is not None:
+        write_bytes_atomic(outside, _png(picture, dpi))
+        files.append(outside)
+    return files

@@ -22,7 +22,7 @@ are vector.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -31,14 +31,31 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.counters.measure import MM, PAPERS, format_length
-from pipeline.counters.render import Counter, RenderOptions, render_manifests
+from pipeline.counters.measure import (
+    BLEEDS,
+    COUNTER_SIZES,
+    MARGINS,
+    MAX_OFFSET,
+    MM,
+    PAPERS,
+    check_length,
+    format_length,
+)
+from pipeline.counters.render import (
+    Counter,
+    RenderOptions,
+    check_icons,
+    render_marker,
+    render_unit,
+    resolve_options,
+)
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
-from pipeline.model.manifest import MarkerManifest, UnitManifest
+from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
 from pipeline.pdf import binary_images
 
 __all__ = [
+    "MAX_PAGES",
     "Placement",
     "SheetOptions",
     "SheetPlan",
@@ -82,6 +99,13 @@ class SheetOptions:
     mark_length: float = 4 * MM
     mark_gap: float = 1 * MM
 
+    def __post_init__(self) -> None:
+        check_length(self.size, "--size", COUNTER_SIZES)
+        check_length(self.bleed, "--bleed", BLEEDS)
+        check_length(self.margin, "--margin", MARGINS)
+        for value in self.back_offset:
+            check_length(value, "--back-offset", (-MAX_OFFSET, MAX_OFFSET))
+
 
 @dataclass(frozen=True)
 class Placement:
@@ -119,6 +143,23 @@ def _paper(name: str) -> tuple[float, float]:
     return PAPERS[name]
 
 
+def _grid(count: int, options: SheetOptions) -> tuple[int, int]:
+    """Columns and rows of counters a sheet holds; refuses a count needing over MAX_PAGES."""
+    width, height = _paper(options.paper)
+    pitch = options.size + 2 * options.bleed
+    columns = int((width - 2 * options.margin) // pitch)
+    rows = int((height - 2 * options.margin) // pitch)
+    if columns < 1 or rows < 1:
+        raise DataError(None, "--size", f"a {format_length(options.size)} counter with"
+                        f" {format_length(options.bleed)} bleed does not fit on"
+                        f" {options.paper} paper inside {format_length(options.margin)} margins")
+    pages = 2 * max(1, -(-count // (columns * rows)))
+    if pages > MAX_PAGES:
+        raise DataError(None, "", f"{count:,} counters need {pages:,} pages, more than"
+                        f" {MAX_PAGES}; print the manifests in parts")
+    return columns, rows
+
+
 def plan_sheets(count: int, options: SheetOptions, ids: Sequence[str] | None = None) -> SheetPlan:
     """Place ``count`` counters, fronts and backs, on as many duplex sheets as they need.
 
@@ -142,13 +183,7 @@ def plan_sheets(count: int, options: SheetOptions, ids: Sequence[str] | None = N
     """
     width, height = _paper(options.paper)
     pitch = options.size + 2 * options.bleed
-    usable_w = width - 2 * options.margin
-    usable_h = height - 2 * options.margin
-    columns, rows = int(usable_w // pitch), int(usable_h // pitch)
-    if columns < 1 or rows < 1:
-        raise DataError(None, "--size", f"a {format_length(options.size)} counter with"
-                        f" {format_length(options.bleed)} bleed does not fit on"
-                        f" {options.paper} paper inside {format_length(options.margin)} margins")
+    columns, rows = _grid(count, options)
     left = (width - columns * pitch) / 2
     top = (height - rows * pitch) / 2
     per_page = columns * rows
@@ -201,6 +236,10 @@ def _boxes(canvas: Canvas, placed: Sequence[Placement], height: float, bleed: fl
                         trim[2] + bleed * 72, trim[3] + bleed * 72))
 
 
+MAX_PAGES = 400
+"""Pages a sheet PDF may have (200 duplex sheets: some 38,000 counters of 5/8 in on letter)."""
+
+
 def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: int,
               bleed_px: int, title: str = "") -> bytes:
     """The PDF of counter sheets as bytes (deterministic: same input, same bytes).
@@ -218,7 +257,19 @@ def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: in
         Printed in the top margin of every page.
     """
     order = [c for c in counters for _ in range(c.copies)]
-    plan = plan_sheets(len(order), options, [c.id for c in order])
+    return _pdf([c.id for c in order], lambda i: order[i], options, side_px, bleed_px, title)
+
+
+def _pdf(ids: Sequence[str], face: Callable[[int], Counter], options: SheetOptions,
+         side_px: int, bleed_px: int, title: str, release: Callable[[], None] = lambda: None
+         ) -> bytes:
+    """The PDF of ``len(ids)`` counters, the ``i``-th drawn by ``face(i)``.
+
+    Faces are asked for sheet by sheet (a front page, then its back page), and
+    ``release`` is called after each sheet, so a caller can draw each counter
+    when it is first needed and let it go after its sheet.
+    """
+    plan = plan_sheets(len(ids), options, ids)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(plan.width * 72, plan.height * 72), invariant=True,
                     pageCompression=1)
@@ -227,12 +278,13 @@ def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: in
     # The cut square is exactly options.size; a pixel is therefore this many points.
     scale = options.size * 72 / side_px
     with binary_images():
-        _draw_pages(canvas, plan, order, options, scale, bleed_px, title)
+        _draw_pages(canvas, plan, face, options, scale, bleed_px, title, release)
     return buffer.getvalue()
 
 
-def _draw_pages(canvas: Canvas, plan: SheetPlan, order: Sequence[Counter],
-                options: SheetOptions, scale: float, bleed_px: int, title: str) -> None:
+def _draw_pages(canvas: Canvas, plan: SheetPlan, face_of: Callable[[int], Counter],
+                options: SheetOptions, scale: float, bleed_px: int, title: str,
+                release: Callable[[], None]) -> None:
     readers: dict[int, ImageReader] = {}
 
     def reader(image: Image.Image) -> ImageReader:
@@ -241,8 +293,11 @@ def _draw_pages(canvas: Canvas, plan: SheetPlan, order: Sequence[Counter],
 
     span = options.size * 72 + 2 * bleed_px * scale  # the image: cut square and bleed
     sheets = plan.pages // 2
+    by_page: dict[int, list[Placement]] = {}
+    for p in plan.placements:
+        by_page.setdefault(p.page, []).append(p)
     for page in range(plan.pages):
-        placed = plan.on_page(page)
+        placed = by_page.get(page, [])
         face = "fronts" if page % 2 == 0 else "backs"
         turn = f"; turn on the {options.duplex} edge" if page % 2 else ""
         canvas.setFont("Helvetica", 7)
@@ -250,7 +305,8 @@ def _draw_pages(canvas: Canvas, plan: SheetPlan, order: Sequence[Counter],
         canvas.drawString(0.5 * 72, plan.height * 72 - 0.3 * 72,
                           f"{title}  {face}, sheet {page // 2 + 1} of {sheets}{turn}".strip())
         for p in placed:
-            image = order[p.index].front if p.face == "front" else order[p.index].back
+            counter = face_of(p.index)
+            image = counter.front if p.face == "front" else counter.back
             x_pt = p.x * 72 - bleed_px * scale
             y_pt = (plan.height - p.y - p.size) * 72 - bleed_px * scale
             canvas.drawImage(reader(image), x_pt, y_pt, width=span, height=span)
@@ -258,13 +314,53 @@ def _draw_pages(canvas: Canvas, plan: SheetPlan, order: Sequence[Counter],
             _cut_marks(canvas, placed, plan.height, options)
             _boxes(canvas, placed, plan.height, options.bleed)
         canvas.showPage()
+        if page % 2:
+            # The sheet is done: its faces may go (reportlab keeps what it stored).
+            readers.clear()
+            release()
     canvas.save()
+
+
+class _LazyFaces:
+    """Counter ``i`` of the print order, drawn when first asked for, kept for its sheet."""
+
+    def __init__(self, units: UnitManifest | None, markers: MarkerManifest | None,
+                 options: RenderOptions) -> None:
+        self.options = options
+        self.rows: list[UnitSpec | MarkerSpec] = [*(units or ()), *(markers or ())]
+        self.order: list[int] = []  # print position -> row
+        for row, spec in enumerate(self.rows):
+            copies = (spec.count or 1) if isinstance(spec, MarkerSpec) else 1
+            self.order += [row] * copies
+        self.drawn: dict[int, Counter] = {}
+
+    def ids(self) -> list[str]:
+        return [self.rows[row].id for row in self.order]
+
+    def __call__(self, index: int) -> Counter:
+        row = self.order[index]
+        if row not in self.drawn:
+            spec = self.rows[row]
+            if isinstance(spec, MarkerSpec):
+                face = render_marker(spec, self.options)
+                self.drawn[row] = Counter(spec.id, "marker", face, face, spec.count or 1)
+            else:
+                front = render_unit(spec, self.options)
+                back = front if spec.steps == 1 else render_unit(spec, self.options, back=True)
+                self.drawn[row] = Counter(spec.id, "unit", front, back)
+        return self.drawn[row]
+
+    def release(self) -> None:
+        self.drawn.clear()
 
 
 def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
                     path: str | Path, options: SheetOptions,
                     render: RenderOptions | None = None, *, title: str = "") -> SheetPlan:
     """Render the manifests and write their counter sheets to ``path`` (atomically).
+
+    Each counter is drawn when its sheet is laid out and let go after it, so
+    the faces of a long manifest are never all in memory at once.
 
     Parameters
     ----------
@@ -283,12 +379,17 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
         Where each face went.
     """
     base = render or RenderOptions()
-    faces = RenderOptions(options.size, base.dpi, options.bleed, base.style, base.values)
-    counters = render_manifests(units, markers, faces)
-    if not counters:
-        raise DataError(None, "", "nothing to print: the manifests have no rows")
-    data = sheet_pdf(counters, options, side_px=faces.side_px, bleed_px=faces.bleed_px,
-                     title=title)
+    faces = resolve_options(units, RenderOptions(options.size, base.dpi, options.bleed,
+                                                 base.style, base.values))
+    if markers is not None:
+        check_icons(markers)
+    copies = sum((m.count or 1) for m in markers or ())
+    _grid(len(units or ()) + copies, options)  # too many pages: refused before any list is made
+    lazy = _LazyFaces(units, markers, faces)
+    if not lazy.rows:
+        names = ", ".join(m.file for m in (units, markers) if m is not None) or "the manifests"
+        raise DataError(names, "", "nothing to print: no units or markers below the header")
+    ids = lazy.ids()
+    data = _pdf(ids, lazy, options, faces.side_px, faces.bleed_px, title, lazy.release)
     write_bytes_atomic(path, data)
-    order = [c.id for c in counters for _ in range(c.copies)]
-    return plan_sheets(len(order), options, order)
+    return plan_sheets(len(ids), options, ids)

@@ -23,13 +23,7 @@ from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.crt import CrtTable, crt_from_data
 from pipeline.model.documents import document_kind, parse_json, read_text
 from pipeline.model.facts import Facts, facts_from_data
-from pipeline.model.manifest import (
-    MarkerManifest,
-    UnitManifest,
-    markers_from_text,
-    sniff_manifest,
-    units_from_text,
-)
+from pipeline.model.manifest import MarkerManifest, UnitManifest, load_manifest
 from pipeline.model.mapdata import MapData, map_from_data
 from pipeline.model.position import Position, position_from_data
 from pipeline.model.rulesprofile import RulesProfile, cost_is_unknown, rules_from_data
@@ -92,19 +86,8 @@ def load_file(path: str | Path) -> tuple[str, Document]:
             return kind, scenario_from_data(data, path)
         return kind, position_from_data(data, path)
     if suffix == ".csv":
-        text = read_text(path)
-        try:
-            header = next(csv.reader(io.StringIO(text.partition("\n")[0])), [])
-        except csv.Error:
-            header = []  # the manifest reader reports the broken header properly
-        manifest = sniff_manifest(header) if header else "units"
-        if manifest == "units":
-            return "units", units_from_text(text, path)
-        if manifest == "markers":
-            return "markers", markers_from_text(text, path)
-        raise ManifestError(path, 1, None, "not a units or markers manifest: the header names"
-                            " none of their columns (units: id,side,type,...;"
-                            " markers: id,kind,...)")
+        manifest = load_manifest(path)
+        return ("units" if isinstance(manifest, UnitManifest) else "markers"), manifest
     raise DataError(path, "", "not a bocage data file: expected .json (map, rules, scenario,"
                     " position) or .csv (units, markers)")
 

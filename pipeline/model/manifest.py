@@ -9,6 +9,11 @@ a :class:`ManifestError` naming the file and the CSV line (the header is line
 
 An empty cell means "not given by the rulebook" (``None``); counters print
 ``?`` there rather than invent a value.
+
+Files are read row by row (a manifest is never held as text) and bounded: at
+most :data:`MAX_ROWS` rows and :data:`MAX_MANIFEST_BYTES` bytes, a marker
+printed at most :data:`MAX_COPIES` times, and no cell may hold a control
+character (a NUL in a unit name would reach the counter and break the module).
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import IO, Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -33,14 +40,17 @@ from pydantic import (
     field_validator,
 )
 
-from pipeline.errors import ManifestError, did_you_mean
+from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.base import SIGNED_NUMBER_PATTERN, Invalid, Model, Name, Note
-from pipeline.model.documents import read_text
+from pipeline.model.documents import forbidden_character
 from pipeline.model.translate import describe, one_line, translate_error
 
 __all__ = [
     "MARKER_COLUMNS",
     "MARKER_KINDS",
+    "MAX_COPIES",
+    "MAX_MANIFEST_BYTES",
+    "MAX_ROWS",
     "UNIT_COLUMNS",
     "UNIT_FLAGS",
     "UNIT_SIZES",
@@ -49,6 +59,7 @@ __all__ = [
     "MarkerSpec",
     "UnitManifest",
     "UnitSpec",
+    "load_manifest",
     "load_markers",
     "load_units",
     "markers_from_text",
@@ -132,6 +143,13 @@ UNIT_FLAGS: Mapping[str, str] = {
     "seaborne": "may be seaborne when retreating, 000 §8.3",
     "aa_flak": "German AA/Flak unit, 000 §15.0",
 }
+
+MAX_ROWS = 10_000
+"""Rows a manifest may have (the biggest boxed games have a few thousand counters)."""
+MAX_MANIFEST_BYTES = 16 << 20
+"""Bytes a manifest file may have (16 MiB: 10,000 rows of 1,600 characters)."""
+MAX_COPIES = 1_000
+"""How many of one marker a manifest may ask to print."""
 
 MARKER_COLUMNS = ("id", "kind", "side", "value", "count", "icon", "label", "notes")
 _MARKER_REQUIRED = ("id", "kind")
@@ -233,7 +251,8 @@ class MarkerSpec(Model):
     ]
     side: Name | None = None
     value: str | None = Field(None, pattern=SIGNED_NUMBER_PATTERN)
-    count: int | None = Field(None, ge=1, description="how many the game has; empty: not given")
+    count: int | None = Field(None, ge=1, le=MAX_COPIES,
+                              description="how many the game has; empty: not given")
     icon: str | None = None
     label: str | None = None
     notes: Note = ""
@@ -317,9 +336,9 @@ def _header(
     return names
 
 
-def _rows(text: str, file: str) -> Iterator[tuple[int, list[str]]]:
-    """CSV rows with the line each starts on; csv errors become ManifestErrors."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+def _rows(lines: Iterable[str], file: str) -> Iterator[tuple[int, list[str]]]:
+    """CSV rows with the line each starts on; csv and decoding errors become ManifestErrors."""
+    reader = csv.reader(lines, strict=True)
     start = 1
     while True:
         try:
@@ -328,18 +347,39 @@ def _rows(text: str, file: str) -> Iterator[tuple[int, list[str]]]:
             return
         except csv.Error as exc:
             raise ManifestError(file, reader.line_num or start, None, f"bad CSV ({exc})") from None
+        except UnicodeDecodeError:
+            raise ManifestError(file, reader.line_num + 1, None, "not UTF-8 text; save the file"
+                                " as UTF-8") from None
         yield start, row
         start = reader.line_num + 1
 
 
+def _clean(cells: list[str], names: list[str] | None, line: int, file: str) -> None:
+    for i, cell in enumerate(cells):
+        bad = forbidden_character(cell)
+        if bad is None:
+            continue
+        column = names[i] if names is not None and i < len(names) else None
+        where = f"{column}: " if column else f"column {i + 1}: "
+        if "U+DC80" <= bad <= "U+DCFF":
+            # A byte the file's UTF-8 decoding could not read (kept as an escape to be named here).
+            raise ManifestError(file, line, column, f"{where}not UTF-8 text (byte"
+                                f" 0x{int(bad[2:], 16) - 0xDC00:02x}); save the file as UTF-8")
+        raise ManifestError(file, line, column, f"{where}the cell holds the control"
+                            f" character {bad}; remove it")
+
+
 def _read(
-    text: str, file: str, columns: tuple[str, ...], required: tuple[str, ...]
+    lines: Iterable[str], file: str, columns: tuple[str, ...], required: tuple[str, ...]
 ) -> Iterator[tuple[int, dict[str, str]]]:
-    rows = _rows(text.removeprefix("\ufeff"), file)
+    rows = _rows(lines, file)
     first = next(rows, None)
+    if first is not None and first[1]:
+        first[1][0] = first[1][0].removeprefix("\ufeff")
     if first is None or not any(c.strip() for c in first[1]):
         raise ManifestError(file, 1, None, "no header row: the first line must name the columns"
                             f" ({', '.join(columns)})")
+    _clean(first[1], None, 1, file)
     names = _header(first[1], file, columns, required)
     for line, cells in rows:
         if not any(c.strip() for c in cells):
@@ -347,6 +387,7 @@ def _read(
         if len(cells) != len(names):
             raise ManifestError(file, line, None, f"row has {len(cells)} fields but the header"
                                 f" has {len(names)} (a missing or extra comma?)")
+        _clean(cells, names, line, file)
         row = {n: c.strip() for n, c in zip(names, cells, strict=True)}
         for name in required:
             if not row[name]:
@@ -401,13 +442,17 @@ def _parse_number(text: str, column: str, line: int, file: str, *, whole: bool) 
     raise ManifestError(file, line, column, f"{column}: '{text}' is not {kind}")
 
 
-def _manifest_rows(text: str, name: str, columns: tuple[str, ...], required: tuple[str, ...],
-                   model: type[Row], convert: Callable[[int, dict[str, str], str], dict[str, Any]],
+def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
+                   required: tuple[str, ...], model: type[Row],
+                   convert: Callable[[int, dict[str, str], str], dict[str, Any]],
                    what: str) -> tuple[tuple[Row, ...], dict[str, int]]:
     """The validated rows of a manifest and the CSV line of each id (ids are unique)."""
     rows: list[Row] = []
     lines: dict[str, int] = {}
     for line, cells in _read(text, name, columns, required):
+        if len(rows) == MAX_ROWS:
+            raise ManifestError(name, line, None, f"more than {MAX_ROWS:,} rows; a manifest"
+                                f" holds at most {MAX_ROWS:,} units or markers")
         row = _validate(model, convert(line, cells, name), line, name)
         row_id = str(getattr(row, "id"))
         if row_id in lines:
@@ -448,29 +493,84 @@ def units_from_text(text: str, file: str | Path = "<units>") -> UnitManifest:
     >>> m.get("9/2").attack is None, m.get("9/2").type
     (True, 'infantry')
     """
+    return _units(io.StringIO(text, newline=""), file)
+
+
+@one_line
+def _units(lines: Iterable[str], file: str | Path) -> UnitManifest:
     name = str(file)
-    units, lines = _manifest_rows(text, name, UNIT_COLUMNS, _UNIT_REQUIRED, UnitSpec,
+    units, where = _manifest_rows(lines, name, UNIT_COLUMNS, _UNIT_REQUIRED, UnitSpec,
                                   _convert_unit, "unit")
-    return UnitManifest(name, units, lines)
+    return UnitManifest(name, units, where)
 
 
 @one_line
 def markers_from_text(text: str, file: str | Path = "<markers>") -> MarkerManifest:
     """Parse a markers manifest from CSV text (see :func:`units_from_text`)."""
+    return _markers(io.StringIO(text, newline=""), file)
+
+
+@one_line
+def _markers(lines: Iterable[str], file: str | Path) -> MarkerManifest:
     name = str(file)
-    markers, lines = _manifest_rows(text, name, MARKER_COLUMNS, _MARKER_REQUIRED, MarkerSpec,
+    markers, where = _manifest_rows(lines, name, MARKER_COLUMNS, _MARKER_REQUIRED, MarkerSpec,
                                     _convert_marker, "marker")
-    return MarkerManifest(name, markers, lines)
+    return MarkerManifest(name, markers, where)
+
+
+@contextmanager
+def _lines(path: str | Path) -> Iterator[IO[str]]:
+    """A manifest file opened for reading row by row, its size checked first."""
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_MANIFEST_BYTES:
+            raise DataError(path, "", f"is over {MAX_MANIFEST_BYTES >> 20} MiB, more than a"
+                            f" manifest of {MAX_ROWS:,} rows needs; is it the right file?")
+        # Undecodable bytes become escapes that the cell check names with their row.
+        fh = open(path, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    except IsADirectoryError:
+        raise DataError(path, "", "is a folder, not a file") from None
+    except FileNotFoundError:
+        raise DataError(path, "", "no such file") from None
+    except OSError as exc:
+        raise DataError(path, "", f"cannot read file ({exc.strerror or exc})") from None
+    with fh:
+        yield fh
 
 
 def load_units(path: str | Path) -> UnitManifest:
-    """Read a units manifest (``units.csv``); errors name the file and CSV line."""
-    return units_from_text(read_text(path), path)
+    """Read a units manifest (``units.csv``) row by row; errors name the file and CSV line."""
+    with _lines(path) as fh:
+        return _units(fh, path)
 
 
 def load_markers(path: str | Path) -> MarkerManifest:
-    """Read a markers manifest (``markers.csv``); errors name the file and CSV line."""
-    return markers_from_text(read_text(path), path)
+    """Read a markers manifest (``markers.csv``) row by row (see :func:`load_units`)."""
+    with _lines(path) as fh:
+        return _markers(fh, path)
+
+
+def load_manifest(path: str | Path) -> UnitManifest | MarkerManifest:
+    """Read a manifest of either kind, told apart by its header (:func:`sniff_manifest`).
+
+    >>> from pathlib import Path
+    >>> demo = Path(__file__).resolve().parents[2] / "counters" / "demo"
+    >>> type(load_manifest(demo / "markers.csv")).__name__
+    'MarkerManifest'
+    """
+    with _lines(path) as fh:
+        try:
+            header = next(csv.reader(fh), [])
+        except (csv.Error, UnicodeDecodeError):
+            header = []  # the row reader reports the broken header properly
+        fh.seek(0)
+        kind = sniff_manifest(header) if header else "units"
+        if kind == "units":
+            return _units(fh, path)
+        if kind == "markers":
+            return _markers(fh, path)
+    raise ManifestError(path, 1, None, "not a units or markers manifest: the header names none"
+                        " of their columns (units: id,side,type,...; markers: id,kind,...)")
 
 
 def sniff_manifest(header: list[str]) -> Literal["units", "markers"] | None:

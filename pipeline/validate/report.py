@@ -13,8 +13,10 @@ finding and its first hex by itself and writes the outcome into the element
 from __future__ import annotations
 
 import base64
+import dataclasses
 import html
 import json
+import os
 from pathlib import Path
 
 from pipeline.model.documents import write_text_atomic
@@ -214,8 +216,22 @@ def html_report(result: Validation) -> str:
 
 
 def write_html_report(result: Validation, path: str | Path) -> None:
-    """Write the HTML report atomically (a temporary file renamed over ``path``)."""
-    write_text_atomic(path, html_report(result))
+    """Write the HTML report atomically (a temporary file renamed over ``path``).
+
+    The input files are named relative to the report's folder (to the current
+    folder for ``-``, standard output), so the page says where they lie beside
+    it, not where they were on the machine that made it.
+    """
+    folder = Path.cwd() if str(path) == "-" else Path(os.path.abspath(path)).parent
+    inputs = {role: _relative(name, folder) for role, name in result.inputs.items()}
+    write_text_atomic(path, html_report(dataclasses.replace(result, inputs=inputs)))
+
+
+def _relative(name: str, folder: Path) -> str:
+    try:
+        return Path(os.path.relpath(os.path.abspath(name), folder)).as_posix()
+    except ValueError:  # another drive (Windows): no relative path exists
+        return name
 
 
 def text_report(result: Validation) -> str:

@@ -42,7 +42,7 @@ def test_cli_writes_the_aids_and_lists_them(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["nowhere"], "not a game folder"),
+    (["nowhere"], "nowhere: no such folder"),
     (["EMPTY"], "nothing to print"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, message):

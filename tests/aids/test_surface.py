@@ -8,7 +8,7 @@ import pytest
 from tests.surface import assert_surface
 
 SURFACE = {
-    "pipeline.aids": {"make_aids"},
+    "pipeline.aids": {"AID_STEMS", "is_aid_file", "make_aids"},
     "pipeline.aids.crt": {"BOMBARDMENT_CONDITIONAL", "BOMBARDMENT_NO_EFFECT", "UNKNOWN",
                           "column_label", "crt_pages"},
     "pipeline.aids.tec": {"format_combat", "format_cost", "parse_colour", "tec_pages"},

@@ -76,7 +76,7 @@ def test_a_file_that_is_no_manifest(tmp_path):
     path = tmp_path / "other.csv"
     path.write_text("colour,shape\nred,round\n")
     code, _, stderr = run("render", path, "--out", tmp_path / "o")
-    assert code == 2 and "neither a unit nor a marker manifest" in stderr
+    assert code == 2 and "not a units or markers manifest" in stderr
 
 
 def test_sheet_writes_a_duplex_pdf(tmp_path):

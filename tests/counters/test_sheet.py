@@ -181,6 +181,20 @@ def test_pdf_is_deterministic_and_markers_print_their_count(coloured):
     assert pdf.count(b"/Subtype /Image") == 1  # five copies, one stored image
 
 
-def test_counters_that_cannot_fit_are_refused():
-    with pytest.raises(DataError, match="does not fit on a4 paper"):
-        plan_sheets(1, SheetOptions(paper="a4", size=9.0))
+@pytest.mark.parametrize(("options", "message"), [
+    ({"size": 9.0}, "--size: 9 in is out of range (1/4 in to 2 in)"),
+    ({"size": 0.0}, "--size: 0 in is out of range (1/4 in to 2 in)"),
+    ({"bleed": 20.0}, "--bleed: 20 in is out of range (0 in to 1/4 in)"),
+    ({"margin": 3.0}, "--margin: 3 in is out of range (0 in to 2 in)"),
+    ({"back_offset": (0.0, -1.0)}, "--back-offset: -1 in is out of range (-1/4 in to 1/4 in)"),
+])
+def test_sizes_out_of_range_are_refused_before_anything_is_drawn(options, message):
+    with pytest.raises(DataError) as info:
+        SheetOptions(paper="a4", **options)
+    assert str(info.value) == message
+
+
+def test_a_print_run_over_the_page_limit_is_refused_before_it_is_laid_out():
+    with pytest.raises(DataError, match=r"^1,000,000,000 counters need 22,727,274 pages, more"
+                                        r" than 400; print the manifests in parts$"):
+        plan_sheets(1_000_000_000, SheetOptions(paper="letter"))

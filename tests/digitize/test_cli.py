@@ -129,7 +129,8 @@ def test_refuses_to_overwrite_the_scan(tmp_path, scan_file):
     copy.write_bytes(scan_file.read_bytes())
     err = _bad(tmp_path, str(copy), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
                "--overlay", str(copy))
-    assert "would overwrite the scan" in err
+    assert err == f"bocage: {copy}: --overlay would replace the input {copy} (SCAN); choose" \
+        " another file name\n"
 
 
 def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):

@@ -217,3 +217,80 @@ def test_errors_are_manifest_errors_with_row_and_column():
     with pytest.raises(ManifestError) as info:
         units_from_text(units("a,allied,infantry,x,,,,"), "u.csv")
     assert (info.value.file, info.value.row, info.value.column) == ("u.csv", 2, "attack")
+
+
+# -- bounds and what no counter or module can hold -----------------------------------------
+
+
+@pytest.mark.parametrize(("cell", "code"), [("9\x002", "U+0000"), ("bell\x07", "U+0007"),
+                                            ("\ud800", "U+D800"), ("\ufffe", "U+FFFE")])
+def test_control_characters_are_refused_with_row_and_column(cell, code):
+    with pytest.raises(ManifestError) as info:
+        units_from_text(units("a,allied,infantry,,,,,", f"b,allied,infantry,,,,,regiment"
+                              ).replace("b,allied", f"{cell},allied"), "u.csv")
+    assert (info.value.row, info.value.column) == (3, "id")
+    assert str(info.value) == f"u.csv:3: id: the cell holds the control character {code}; remove it"
+
+
+def test_tabs_and_line_ends_in_quoted_cells_are_kept():
+    text = 'id,side,type,notes\na,allied,infantry,"first\tline\nsecond"\n'
+    assert units_from_text(text, "u.csv").get("a").notes == "first\tline\nsecond"
+
+
+def test_a_control_character_in_the_header_names_the_column_number():
+    assert error_of(lambda: units_from_text("id,si\x00de,type\n", "u.csv")) == (
+        "u.csv:1: column 2: the cell holds the control character U+0000; remove it")
+
+
+def test_rows_beyond_the_limit_are_refused_where_they_start(tmp_path):
+    from pipeline.model.manifest import MAX_ROWS
+
+    path = tmp_path / "units.csv"
+    with path.open("w") as fh:
+        fh.write("id,side,type\n")
+        for n in range(MAX_ROWS + 50):
+            fh.write(f"u{n},allied,infantry\n")
+    assert error_of(lambda: load_units(path)) == (
+        f"{path}:{MAX_ROWS + 2}: more than 10,000 rows; a manifest holds at most 10,000 units or"
+        " markers")
+
+
+def test_a_file_over_the_byte_limit_is_not_read(tmp_path):
+    from pipeline.model.manifest import MAX_MANIFEST_BYTES
+
+    path = tmp_path / "units.csv"
+    with path.open("wb") as fh:
+        fh.write(b"id,side,type\n")
+        fh.truncate(MAX_MANIFEST_BYTES + 1)  # sparse: no need to write the bytes
+    assert error_of(lambda: load_units(path)).startswith(f"{path}: is over 16 MiB")
+
+
+def test_a_marker_count_is_bounded():
+    text = "id,kind,count\nm,other,1000\nn,other,1000000000\n"
+    assert error_of(lambda: markers_from_text(text, "m.csv")).startswith(
+        "m.csv:3: count: must be <= 1000, got 1000000000")
+
+
+def test_bytes_that_are_not_utf8_name_their_line(tmp_path):
+    path = tmp_path / "units.csv"
+    path.write_bytes(b"id,side,type\na,allied,infantry\nb,allied,inf\xe9ntry\n")
+    assert error_of(lambda: load_units(path)) == (
+        f"{path}:3: type: not UTF-8 text (byte 0xe9); save the file as UTF-8")
+
+
+def test_a_file_is_read_row_by_row_not_whole(tmp_path):
+    import tracemalloc
+
+    path = tmp_path / "units.csv"
+    with path.open("w") as fh:
+        fh.write("id,side,type,notes\n")
+        fh.write("a,allied,armr," + "x" * 1000 + "\n")  # the error is on line 2 ...
+        for n in range(12_000):  # ... of a 12 MB file
+            fh.write(f"u{n},allied,infantry," + "x" * 1000 + "\n")
+    tracemalloc.start()
+    try:
+        assert error_of(lambda: load_units(path)).startswith(f"{path}:2: unknown unit type")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000  # far less than the file: it stopped at the bad row
