@@ -8,6 +8,7 @@ The library never prints or exits; the CLI turns these into exit code 2.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -30,6 +31,16 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# Everything str.splitlines() would break a line at, and the other control characters.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    """Control characters as escapes: a file name or entry from the user's data may hold a
+    newline, and the error a person reads must still be exactly one line."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class BocageError(Exception):
@@ -55,7 +66,7 @@ class DataError(BocageError):
 
     def __str__(self) -> str:
         parts = [p for p in (self.file, self.path) if p]
-        return ": ".join([*parts, self.message])
+        return _one_line(": ".join([*parts, self.message]))
 
 
 class ManifestError(BocageError):
@@ -72,7 +83,7 @@ class ManifestError(BocageError):
 
     def __str__(self) -> str:
         where = f"{self.file or '<manifest>'}:{self.row}"
-        return f"{where}: {self.message}"
+        return _one_line(f"{where}: {self.message}")
 
 
 class _FileError(BocageError):
@@ -84,7 +95,7 @@ class _FileError(BocageError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.message}" if self.file else self.message
+        return _one_line(f"{self.file}: {self.message}" if self.file else self.message)
 
 
 class ImageError(_FileError):

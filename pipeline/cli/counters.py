@@ -98,7 +98,8 @@ def _render_options(style: Path | None, size: str, dpi: float, values: str | Non
 @click.option("--out", required=True, type=OutputPath("folder", owns=is_counter_file),
               help="Folder for the images (made if missing).")
 @click.option("--contact", type=OutputPath(stream=True, binary=True),
-              help="Contact sheet PNG [default: OUT/contact-sheet.png].")
+              help="Contact sheet PNG ('-': standard output) [default:"
+              " OUT/contact-sheet.png].")
 @json_option
 @quiet_option
 def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
@@ -152,7 +153,7 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
 @click.option("--margin", default="0.5in", show_default=True, type=Length(MARGINS),
               help="Clear space at each paper edge (cut marks stand inside it).")
 @click.option("--pdf", "pdf", required=True, type=OutputPath(stream=True, binary=True),
-              help="The PDF to write.")
+              help="The PDF to write ('-': standard output).")
 @json_option
 @quiet_option
 def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,

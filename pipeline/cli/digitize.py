@@ -62,7 +62,7 @@ def parse_sample(text: str) -> tuple[str, str]:
 @click.option("--legend", "-l", "legend_path", required=True, type=InputPath(),
               help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
 @click.option("--out", "-o", required=True, type=OutputPath(stream=True),
-              help="Where to write map.json.")
+              help="Where to write map.json ('-': standard output).")
 @click.option("--grid", "grid_path", type=InputPath(),
               help="Grid JSON (orientation, numbering, cols, rows, optional layout), or a"
               " map.json whose grid to use. Without it the grid is found on the scan.")
@@ -71,9 +71,10 @@ def parse_sample(text: str) -> tuple[str, str]:
 @click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX",
               help="Take a terrain's colour from a hex of the scan (repeatable).")
 @click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
-              help="Also write a PNG of the findings over the scan.")
+              help="Also write a PNG of the findings over the scan ('-': standard output).")
 @click.option("--geojson", "geojson_path", type=OutputPath(stream=True),
-              help="Also write hexes and hexside features as GeoJSON (scan pixels).")
+              help="Also write hexes and hexside features as GeoJSON (scan pixels; '-':"
+              " standard output).")
 @click.option("--game", default="digitized", show_default=True, type=Text(),
               help="Game name for map.json.")
 @click.option("--title", type=Text(), help="Title for map.json (default: 'digitized from SCAN').")

@@ -26,7 +26,7 @@ __all__ = ["validate"]
               help="A map scan to digitize (on this map's grid) and diff with.")
 @click.option("--legend", type=InputPath(), help="The scan's legend (with --scan).")
 @click.option("--report", type=OutputPath(stream=True),
-              help="Write a self-contained HTML report here.")
+              help="Write a self-contained HTML report here ('-': standard output).")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=NAME,...",
               help="What the map's names mean: sea, coast, coast_sides, towns, town_kinds,"
               " roads, rivers, bridges (guessed from the names when not given).")

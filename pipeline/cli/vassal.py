@@ -193,7 +193,7 @@ def check(module: Path, as_json: bool, quiet: bool) -> None:
 @vassal.command(short_help="Draw a module's main map at game start as a PNG.")
 @click.argument("module", type=InputPath())
 @click.option("--out", "out", type=OutputPath(stream=True, binary=True), required=True,
-              help="The PNG to write (replaced atomically).")
+              help="The PNG to write, replaced atomically ('-': standard output).")
 @click.option("--scale", type=Number(min=0, min_open=True, max=64), metavar="F",
               help=f"Output pixels per map pixel (default: 1, or less so the longest side"
                    f" is at most {DEFAULT_SIDE} px).")

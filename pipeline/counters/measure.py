@@ -47,7 +47,7 @@ BLEEDS: Final = (0.0, 0.25)
 MARGINS: Final = (0.0, 2.0)
 """Clear space at each paper edge."""
 MAX_OFFSET: Final = 0.25
-"""The largest shift of the backs either way (a printer's register is off by a millimetre or two)."""
+"""The largest shift of the backs either way (a printer is off by a millimetre or two)."""
 MAX_FACE_PX: Final = 2400
 """Pixels on a side of one face, bleed included (1 in at 2400 dpi, 2 in at 1200)."""
 

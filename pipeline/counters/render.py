@@ -336,15 +336,18 @@ class ContactSheet:
         # Roughly square for many counters; each cell is about 2.6 faces wide, 1.4 high.
         self.columns = max(1, min(count, max(columns, math.ceil(math.sqrt(count / 2)))))
         rows = -(-count // self.columns)
-        area = 2.6 * 1.4 * self.columns * rows
-        self.side = max(8, min(side, int(math.sqrt(CONTACT_PIXELS / area))))
-        self.gap = max(4, self.side // 8)
-        self.caption_px = max(10, self.side // 10)
-        self.cell = (2 * self.side + self.gap // 2 + self.gap,
-                     self.side + self.caption_px * 2 + self.gap)
-        self.title_h = self.caption_px * 3 if title else self.gap
-        self.image = Image.new("RGB", (self.columns * self.cell[0] + self.gap,
-                                       self.title_h + rows * self.cell[1]), rgb(background))
+        self.side = side
+        while True:
+            self.gap = max(4, self.side // 8)
+            self.caption_px = max(10, self.side // 10)
+            self.cell = (2 * self.side + self.gap // 2 + self.gap,
+                         self.side + self.caption_px * 2 + self.gap)
+            self.title_h = self.caption_px * 3 if title else self.gap
+            size = (self.columns * self.cell[0] + self.gap, self.title_h + rows * self.cell[1])
+            if size[0] * size[1] <= CONTACT_PIXELS or self.side <= 8:
+                break
+            self.side = max(8, int(self.side * 0.9))
+        self.image = Image.new("RGB", size, rgb(background))
         self._draw = ImageDraw.Draw(self.image)
         self._added = 0
         if title:

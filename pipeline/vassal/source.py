@@ -19,6 +19,7 @@ build file *means* is :mod:`pipeline.vassal.read`'s business.
 from __future__ import annotations
 
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -122,7 +123,7 @@ class ModuleSource:
         try:
             with self._archive.open(name) as stream:
                 return stream.read(size)
-        except (zipfile.BadZipFile, OSError, EOFError):
+        except _BROKEN:
             return None
 
     def close(self) -> None:
@@ -138,12 +139,17 @@ class ModuleSource:
         self.close()
 
 
+# What reading a damaged archive raises: a bad CRC, cut-off or corrupt deflate data, a
+# version or method zipfile does not know, a header that makes no sense (ValueError).
+_BROKEN = (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, ValueError)
+
+
 def read_bounded(archive: zipfile.ZipFile, name: str, limit: int, path: Path) -> bytes:
     """Decompress entry ``name``, refusing more than ``limit`` bytes (``ModuleError``)."""
     try:
         with archive.open(name) as stream:
             data = stream.read(limit + 1)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except _BROKEN as exc:
         raise ModuleError(path, f"entry '{name}' cannot be read: the archive is truncated or"
                           f" broken ({exc})") from None
     if len(data) > limit:
@@ -174,12 +180,16 @@ def _measure(archive: zipfile.ZipFile, path: Path) -> None:
     # Headers can lie about sizes: count the real bytes, stopping at the bound.
     total = 0
     for info in archive.infolist():
-        with archive.open(info) as stream:
-            while chunk := stream.read(1 << 20):
-                total += len(chunk)
-                if total > MAX_TOTAL:
-                    raise ModuleError(path, f"entries decompress to more than {MAX_TOTAL} bytes:"
-                                      " refused")
+        try:
+            with archive.open(info) as stream:
+                while chunk := stream.read(1 << 20):
+                    total += len(chunk)
+                    if total > MAX_TOTAL:
+                        raise ModuleError(path, f"entries decompress to more than {MAX_TOTAL}"
+                                          " bytes: refused")
+        except _BROKEN as exc:
+            raise ModuleError(path, f"entry '{info.filename}' cannot be read: the archive is"
+                              f" truncated or broken ({exc})") from None
 
 
 def open_archive(path: Path, *, measure: bool = True) -> zipfile.ZipFile:
@@ -192,13 +202,13 @@ def open_archive(path: Path, *, measure: bool = True) -> zipfile.ZipFile:
     """
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except _BROKEN as exc:
         raise ModuleError(path, f"not a readable ZIP ({exc})") from None
     try:
         _check_archive(archive, path)
         if measure:
             _measure(archive, path)
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+    except _BROKEN as exc:
         archive.close()
         raise ModuleError(path, f"broken archive ({exc})") from None
     except BaseException:

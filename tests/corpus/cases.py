@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import struct
 import zipfile
 import zlib
@@ -178,6 +179,26 @@ def _socket(name: str) -> Setup:
         sock = socket.socket(socket.AF_UNIX)
         sock.bind(str(case / name))
         sock.close()
+
+    return setup
+
+
+def device(path: Path, major: int, minor: int, system: str) -> None:
+    """A character device at ``path`` that behaves as ``system`` (``/dev/full``...).
+
+    As root, a node of its own (``mknod``): should a regression replace it by a
+    file, the machine's device is untouched. Otherwise a link to the system's
+    device, which only root could replace.
+    """
+    if os.geteuid() == 0:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+    else:
+        os.symlink(system, path)
+
+
+def _device(name: str, major: int, minor: int, system: str) -> Setup:
+    def setup(shared: Path, case: Path) -> None:
+        device(case / name, major, minor, system)
 
     return setup
 
@@ -416,8 +437,9 @@ CASES: list[Case] = [
          _copy("counters/demo/units.csv")),
     Case("output-is-a-socket", ("counters", "sheet", UNITS, "--pdf", "{case}/sock"),
          "{case}/sock: is a socket", _socket("sock")),
-    Case("full-disk", ("counters", "sheet", UNITS, "--pdf", "/dev/full"),
-         "/dev/full: cannot write file (No space left on device)"),
+    Case("full-disk", ("counters", "sheet", UNITS, "--pdf", "{case}/full"),
+         "{case}/full: cannot write file (No space left on device)",
+         _device("full", 1, 7, "/dev/full")),
     Case("read-only-file-system", ("counters", "sheet", UNITS, "--pdf", "/proc/bocage.pdf"),
          "/proc/bocage.pdf: cannot write"),
     # -- inputs that are not what the option takes (item 8) ---------------------------------
@@ -463,12 +485,14 @@ CASES: list[Case] = [
          "{case}/empty.png: not an image", _write("empty.png", b"")),
     Case("board-not-an-image", ("vassal", "build", G, "--board", "{case}/board.png", "--counters",
                                 FACES, "--out", "{case}/m.vmod"),
-         "{case}/board.png: cannot read image", _write("board.png", b"\x89PNG\r\n\x1a\nnonsense")),
+         "{case}/board.png: cannot read image",
+         _write("board.png", b"\x89PNG\r\n\x1a\nnonsense")),
     Case("chart-symlink-to-private-file", ("vassal", "build", G, "--board", BOARD, "--counters",
                                            FACES, "--charts", "{case}/aids", "--out",
                                            "{case}/m.vmod"),
          "{case}/aids/tec.png: is a symbolic link; charts are read only from regular files",
-         _all(_mkdir("aids"), _image("private.png"), _symlink("aids/tec.png", "{case}/private.png"))),
+         _all(_mkdir("aids"), _image("private.png"),
+              _symlink("aids/tec.png", "{case}/private.png"))),
     Case("chart-not-an-image", ("vassal", "build", G, "--board", BOARD, "--counters", FACES,
                                 "--charts", "{case}/aids", "--out", "{case}/m.vmod"),
          "{case}/aids/tec.png: not an image", _write("aids/tec.png", "secret text")),
@@ -647,5 +671,6 @@ CASES: list[Case] = [
          "counters sheet: --paper: 'legal' is not one of 'letter', 'a4'"),
     Case("option-unknown", ("counters", "render", UNITS, "--out", "{case}/o", "--colour", "red"),
          "counters render: No such option '--colour'. Did you mean '--out'?"),
-    Case("option-missing", ("counters", "render", UNITS), "counters render: Missing option '--out'"),
+    Case("option-missing", ("counters", "render", UNITS),
+         "counters render: Missing option '--out'"),
 ]

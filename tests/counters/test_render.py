@@ -18,7 +18,14 @@ from pipeline.counters.render import (
 from pipeline.counters.style import default_style, rgb
 from pipeline.counters.typeset import font
 from pipeline.errors import DataError, ManifestError
-from pipeline.model.manifest import MarkerSpec, UnitSpec, load_markers, load_units, markers_from_text
+from pipeline.model.manifest import (
+    MarkerSpec,
+    UnitSpec,
+    load_markers,
+    load_units,
+    markers_from_text,
+    units_from_text,
+)
 
 from .conftest import DEMO, array, ink_box
 
@@ -265,4 +272,55 @@ def test_ids_that_collide_as_file_names_are_refused(tmp_path):
     drawn = [Counter(u.id, "unit", render_unit(u), render_unit(u)) for u in (a, b)]
     with pytest.raises(DataError, match="would share the counter image names 9-2-front.png"):
         write_counters(drawn, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+# -- long manifests: drawn one at a time, the contact sheet bounded ----------------------------
+
+
+def _many(count: int) -> str:
+    return "id,side,type,attack\n" + "".join(f"u{n},allied,infantry,{n % 9}\n"
+                                             for n in range(count))
+
+
+def test_a_contact_sheet_of_a_long_manifest_stays_within_its_pixels():
+    from pipeline.counters.render import CONTACT_PIXELS, ContactSheet
+
+    sheet = ContactSheet(10_000, 188, "ten thousand")
+    assert sheet.image.width * sheet.image.height <= CONTACT_PIXELS
+    assert sheet.side < 188 and sheet.columns > 6  # smaller faces, more columns
+    small = ContactSheet(34, 188, "the demo")
+    assert (small.side, small.columns) == (188, 6)  # a short one is drawn as before
+
+
+def test_faces_are_written_as_drawn_not_held(tmp_path):
+    import tracemalloc
+
+    from pipeline.counters.render import ContactSheet, iter_counters
+
+    def peak(count: int) -> int:
+        units = units_from_text(_many(count), "u.csv")
+        options = RenderOptions(dpi=150)
+        tracemalloc.start()
+        try:
+            write_counters(iter_counters(units, None, options), tmp_path / f"out{count}",
+                           dpi=150, contact=ContactSheet(count, options.side_px))
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    face = RenderOptions(dpi=150).side_px ** 2 * 3
+    few, many = peak(20), peak(220)
+    # Holding 200 more counters would cost 400 faces; the contact sheet costs under 2 each.
+    assert many - few < 200 * 2 * face / 3, (few, many)
+    assert len(list((tmp_path / "out220").glob("*-front.png"))) == 220
+
+
+def test_a_unit_and_a_marker_with_one_id_are_refused_before_anything_is_written(tmp_path):
+    from pipeline.counters.render import iter_counters
+
+    units = units_from_text("id,side,type\n1,allied,infantry\n", "u.csv")
+    markers = markers_from_text("id,kind\n1,other\n", "m.csv")
+    with pytest.raises(DataError, match="counters: id '1' is given twice"):
+        write_counters(iter_counters(units, markers), tmp_path / "out")
     assert not (tmp_path / "out").exists()

@@ -198,3 +198,35 @@ def test_a_print_run_over_the_page_limit_is_refused_before_it_is_laid_out():
     with pytest.raises(DataError, match=r"^1,000,000,000 counters need 22,727,274 pages, more"
                                         r" than 400; print the manifests in parts$"):
         plan_sheets(1_000_000_000, SheetOptions(paper="letter"))
+
+
+def test_a_long_manifest_is_drawn_sheet_by_sheet_not_held(tmp_path):
+    import tracemalloc
+
+    def peak(count: int) -> int:
+        text = "id,side,type,attack\n" + "".join(f"u{n},allied,infantry,{n % 9}\n"
+                                                 for n in range(count))
+        units = units_from_text(text, "u.csv")
+        tracemalloc.start()
+        try:
+            write_sheet_pdf(units, None, tmp_path / f"{count}.pdf", SheetOptions(),
+                            RenderOptions(dpi=150))
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    faces = RenderOptions(dpi=150, bleed=SheetOptions().bleed)
+    held = (faces.side_px + 2 * faces.bleed_px) ** 2 * 3 * 2  # both faces of one counter
+    # Both runs fill whole sheets (88 counters a letter sheet), so what the later 400
+    # counters add is what stays per counter: reportlab keeps the document, their images
+    # compressed, until it is saved. Holding their faces would cost twice as much or more.
+    few, many = peak(300), peak(700)
+    assert many - few < 400 * held / 2, (few, many, 400 * held)
+
+
+def test_an_empty_manifest_names_its_file(tmp_path):
+    units = units_from_text("id,side,type\n", "units.csv")
+    with pytest.raises(DataError) as info:
+        write_sheet_pdf(units, None, tmp_path / "s.pdf", SheetOptions())
+    assert str(info.value) == "units.csv: nothing to print: no units or markers below the header"
+    assert not (tmp_path / "s.pdf").exists()

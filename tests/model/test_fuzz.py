@@ -243,3 +243,42 @@ def test_cross_checks_on_mutated_documents_fail_on_one_line(game, source, data):
         outcome(lambda: check_game_dir(game), str(game))
     finally:
         target.write_bytes(source.read_bytes())
+
+
+# -- the readers themselves: JSON text and manifest files, as bytes arrive on disk ---------
+
+NASTY = st.sampled_from(["NaN", "-Infinity", "1e400", "9" * 5000, '"\\u0000"', '"\\ud800"',
+                         '"a\\u0007"', "[" * 70 + "]" * 70, '{"k": 1, "k": 2}', "\ufeff"])
+
+
+@st.composite
+def spliced_json(draw: st.DrawFn) -> str:
+    """A demo document's text with a value the JSON reader must refuse spliced in."""
+    text = DEMO_POSITION.read_text(encoding="utf-8")
+    at = draw(st.sampled_from([i + 1 for i, ch in enumerate(text) if ch == ":"]))
+    end = min((j for j in (text.find(",", at), text.find("\n", at)) if j > 0), default=at)
+    return text[:at] + " " + draw(NASTY) + text[end:]
+
+
+@FUZZ
+@given(text=spliced_json() | st.text(max_size=200))
+def test_json_text_with_what_python_lets_through_fails_on_one_line(text):
+    result = outcome(lambda: parse_json(text, "fuzz.json"), "fuzz.json")
+    if result is not None:  # what loads holds no value no output could carry
+        dumped = json.dumps(result, allow_nan=False)  # raises on NaN or Infinity
+        assert "\\u0000" not in dumped
+
+
+@FUZZ
+@given(content=st.binary(max_size=400) | mutated_csv(DEMO_UNITS).map(str.encode)
+       | st.tuples(mutated_csv(DEMO_MARKERS), st.binary(max_size=8)).map(
+           lambda pair: pair[0].encode() + pair[1]))
+def test_manifest_files_read_row_by_row_load_or_fail_on_one_line(scratch, content):
+    from pipeline.model.manifest import load_manifest
+
+    path = scratch / "manifest.csv"
+    path.write_bytes(content)
+    manifest = outcome(lambda: load_manifest(path), str(path))
+    if manifest is not None:  # a loaded manifest has no cell that could break a counter
+        for row in manifest:
+            assert "\\u0000" not in row.model_dump_json()

@@ -99,3 +99,20 @@ def test_role_option_changes_what_lint_finds():
     got = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--json",
                                         "--role", "coast=beach,clear,woods,rough"])
     assert "sea_without_coast" not in json.loads(got.output)["counts"]["kind"]
+
+
+def test_the_report_names_its_inputs_relative_to_itself(tmp_path, demo_data):
+    (tmp_path / "data").mkdir()
+    typed = _typed(tmp_path / "data", demo_data)
+    report = tmp_path / "out" / "validation.html"
+    result = CliRunner().invoke(validate, [str(typed.resolve()), "--facts",
+                                           str((DEMO / "facts.json").resolve()),
+                                           "--report", str(report.resolve()), "--quiet"])
+    assert result.exit_code == 1, result.output
+    page = report.read_text()
+    recorded = json.loads(re.search(r'data-inputs="([^"]*)"', page).group(1)
+                          .replace("&quot;", '"'))
+    assert recorded["map"] == "../data/typed.json"
+    assert (report.parent / recorded["facts"]).resolve() == (DEMO / "facts.json").resolve()
+    assert str(tmp_path) not in page  # no machine path in a page meant to be shared
+    assert "<title>bocage validate: ../data/typed.json</title>" in page
