@@ -140,8 +140,10 @@ class ModuleSource:
 
 
 # What reading a damaged archive raises: a bad CRC, cut-off or corrupt deflate data, a
-# version or method zipfile does not know, a header that makes no sense (ValueError).
-_BROKEN = (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, ValueError)
+# version or method zipfile does not know, a header that makes no sense (ValueError), an
+# entry flagged as encrypted (RuntimeError: modules are never encrypted).
+_BROKEN = (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, ValueError,
+           RuntimeError)
 
 
 def read_bounded(archive: zipfile.ZipFile, name: str, limit: int, path: Path) -> bytes:

@@ -49,6 +49,9 @@ class Worker:
         line = self.process.stdout.readline()
         if not line:
             code = self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
             self.process = None
             raise AssertionError(f"the worker died (exit {code}): out of memory or crashed")
         return line
@@ -63,8 +66,10 @@ class Worker:
         return answer
 
     def close(self) -> None:
-        if self.process is not None and self.process.stdin is not None:
-            self.process.stdin.close()
+        if self.process is not None:
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
             self.process.wait(timeout=30)
 
 
