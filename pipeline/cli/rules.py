@@ -38,14 +38,14 @@ PICTURE = click.option("--picture", type=OutputPath(),
 
 def _position_or_save(f: Any) -> Any:
     """--position, or a VASSAL saved game (--vsav, with its --module) read as one."""
-    f = click.option("--module", "vmod", type=click.Path(dir_okay=False, path_type=Path),
+    f = click.option("--module", "vmod", type=InputPath(),
                      help="The .vmod the --vsav game was played on (default: the one"
                           " beside the save with the module name it gives).")(f)
-    f = click.option("--vsav", type=click.Path(dir_okay=False, path_type=Path),
+    f = click.option("--vsav", type=InputPath(),
                      help="Answer on a VASSAL saved game instead of --position (read as"
                           " 'bocage vassal read-save' reads it).")(f)
-    return click.option("--position", "-p", type=click.Path(exists=True, dir_okay=False,
-                        path_type=Path), help="Position file (kind: position).")(f)
+    return click.option("--position", "-p", type=InputPath(),
+                        help="Position file (kind: position).")(f)
 
 
 @contextmanager

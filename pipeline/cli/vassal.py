@@ -234,13 +234,13 @@ def preview(module: Path, out: Path, scale: float | None, board: str | None, as_
 
 
 @vassal.command("read-save", short_help="Read a VASSAL saved game into a bocage position.")
-# No exists=True: a missing file is the library's one-line error, not click's usage text.
-@click.argument("save", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--module", "module", type=click.Path(dir_okay=False, path_type=Path),
+@click.argument("save", type=InputPath())
+@click.option("--module", "module", type=InputPath(),
               help="The .vmod the game was played on: its grids name the hexes (default:"
                    " the one .vmod beside the save with the module name the save gives).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the position document (kind: position) here, replaced atomically.")
+@click.option("--out", "out", type=OutputPath(stream=True),
+              help="Write the position document (kind: position) here, replaced atomically"
+                   " ('-': standard output).")
 @click.option("--phase", default="movement", show_default=True,
               help="The position's phase: a saved game does not hold it.")
 @json_option
@@ -290,8 +290,8 @@ def read_save(save: Path, module: Path | None, out: Path | None, phase: str, as_
 
 
 @vassal.command("import", short_help="Write a game folder from a module bocage did not build.")
-@click.argument("module", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), required=True,
+@click.argument("module", type=InputPath())
+@click.option("--out", "out", type=OutputPath("folder"), required=True,
               help="The game folder to create (new, or empty).")
 @json_option
 @quiet_option

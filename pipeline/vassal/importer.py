@@ -33,22 +33,19 @@ import io
 import json
 import math
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
-
 from pipeline.errors import DataError, GridError, ModuleError
+from pipeline.files import atomic_folder
 from pipeline.hexgrid import HexGrid, Layout, Numbering, Orientation
 from pipeline.hexgrid.numbering import STAGGERS
 from pipeline.model import UNIT_SIZES, UNIT_TYPES, map_from_data
 from pipeline.model.manifest import markers_from_text, units_from_text
 from pipeline.vassal.images import counter_image_names, image_slug
 from pipeline.vassal.location import Grid, VassalHexGrid, VassalZonedGrid, format_parts
-from pipeline.vassal.pictures import MAX_IMAGE_BYTES
+from pipeline.vassal.pictures import MAX_IMAGE_BYTES, module_image
 from pipeline.vassal.read import Board, Module, PieceSlot, expand_traits, read_module
 from pipeline.vassal.save import side_name
 from pipeline.vassal.traits import PieceView, view_piece
@@ -286,14 +283,14 @@ class _Writer:
             return False
         data = source.read_entry(entry, MAX_IMAGE_BYTES)
         if png:
-            try:
-                with Image.open(io.BytesIO(data)) as picture:
-                    out = io.BytesIO()
-                    picture.convert("RGBA").save(out, "PNG")
-                    data = out.getvalue()
-            except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+            # bocage's one image reader: a bomb is refused in one line, not copied.
+            picture = module_image(source, entry, data)
+            if picture is None:
                 self.missing_images.add(name)
                 return False
+            out = io.BytesIO()
+            picture.convert("RGBA").save(out, "PNG")
+            data = out.getvalue()
         (self.root / target).write_bytes(data)
         return True
 
@@ -486,9 +483,9 @@ def import_module(module: str | Path, out: str | Path) -> ImportReport:
     """
     target = Path(out)
     _target(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
+    # The folder appears whole or not at all (pipeline.files.atomic_folder).
+    with atomic_folder(target) as folder:
+        work = folder.staging
         with read_module(module) as read:
             writer = _Writer(work, read)
             boards, grids = _boards(writer)
@@ -514,12 +511,6 @@ def import_module(module: str | Path, out: str | Path) -> ImportReport:
             writer.warnings.append(f"{len(writer.missing_images)} image(s) referenced but"
                                    f" not copied ({where}): e.g."
                                    f" {sorted(writer.missing_images)[0]}")
-        if target.exists():
-            target.rmdir()
-        work.rename(target)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     counts = {"boards": len(boards), "units": len(units), "markers": len(markers),
               "images": sum(1 for f in target.iterdir() if f.suffix.lower() in (
                   ".png", ".jpg", ".jpeg", ".gif", ".svg"))}

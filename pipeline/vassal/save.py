@@ -32,7 +32,6 @@ refused with one line.
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
 from collections.abc import Mapping
@@ -40,8 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ModuleError
+from pipeline.errors import BocageError, ModuleError
 from pipeline.model import Position, companion_counters, load_units, position_from_data
+from pipeline.model.documents import parse_json
 from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode
 from pipeline.vassal.read import (
     Module,
@@ -422,10 +422,12 @@ def _game_id(module: Module) -> str | None:
     # A module bocage built carries its game data, with the game's id.
     if "bocage/game.json" not in module.source.entries:
         return None
+    entry = "bocage/game.json"
     try:
-        data = json.loads(module.source.read_entry("bocage/game.json"))
-    except (ModuleError, ValueError):
-        return None
+        data = parse_json(module.source.read_entry(entry).decode("utf-8"),
+                          f"{module.source.path}:{entry}")
+    except (BocageError, UnicodeDecodeError):
+        return None  # not bocage's game data after all: the game is not named
     game = data.get("game") if isinstance(data, dict) else None
     return game if isinstance(game, str) and game else None
 

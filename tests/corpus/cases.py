@@ -296,6 +296,11 @@ def _bomb_module(shared: Path, case: Path) -> None:
     _module(_with_bomb_board((shared / "bomb.png").read_bytes()))(shared, case)
 
 
+def _face_bomb_module(shared: Path, case: Path) -> None:
+    _module(_with_entry("images/914-352-front.png", (shared / "bomb.png").read_bytes()))(
+        shared, case)
+
+
 def _lying_module(shared: Path, case: Path) -> None:
     """buildFile.xml of 70 MB of spaces whose headers say 100 bytes."""
     path = case / "lying.vmod"
@@ -608,12 +613,28 @@ CASES: list[Case] = [
     Case("truncated-module", ("vassal", "inspect", "{case}/m.vmod"), "{case}/m.vmod:",
          lambda shared, case: (case / "m.vmod").write_bytes(
              (shared / "m.vmod").read_bytes()[:5000])),
+    Case("import-a-face-bomb", ("vassal", "import", "{case}/bad.vmod", "--out", "{case}/game"),
+         "{case}/bad.vmod: images/914-352-front.png: image is 60,000 x 60,000 px",
+         _face_bomb_module),
+    Case("import-into-a-full-folder", ("vassal", "import", MODULE, "--out", "{case}/game"),
+         "{case}/game: already exists and is not an empty folder",
+         _write("game/notes.txt", "the builder's")),
+    Case("import-out-holds-the-module", ("vassal", "import", "{case}/m.vmod", "--out", "{case}"),
+         "{case}: already exists and is not an empty folder", _copy("m.vmod")),
+    Case("read-save-out-is-the-save", ("vassal", "read-save", "{case}/g.vsav", "--module", MODULE,
+                                       "--out", "{case}/g.vsav"),
+         "{case}/g.vsav: --out would replace the input {case}/g.vsav (SAVE)",
+         _write("g.vsav", b"!VCSK saved game")),
+    Case("read-save-folder", ("vassal", "read-save", "{shared}/maps"),
+         "{shared}/maps: is a folder; SAVE takes a file"),
     # -- positions and paths for the rules ------------------------------------------------------
     Case("position-hex-off-the-map", ("rules", "supply", G, "-p", "{case}/position.json"),
          "{case}/position.json: ",
          _json_edit("position.json", lambda t: t.replace('"2417"', '"9999"', 1))),
     Case("position-is-a-folder", ("rules", "stacking", G, "-p", "{shared}/maps"),
          "{shared}/maps: is a folder; --position takes a file"),
+    Case("vsav-missing", ("rules", "supply", G, "--vsav", "{case}/game.vsav"),
+         "{case}/game.vsav: no such file"),
     # -- options a user types (item 4) ----------------------------------------------------------
     Case("size-zero", ("counters", "render", UNITS, "--out", "{case}/o", "--size", "0in"),
          "counters render: --size: 0 in is out of range (1/4 in to 2 in)"),
