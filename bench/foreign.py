@@ -133,12 +133,17 @@ def figures(name: str, score: Mapping[str, Any], truth: Mapping[str, Any], secon
     )
 
 
-def truth_fit(truth: Mapping[str, Any], grid: Any) -> Any:
+def truth_fit(truth: Mapping[str, Any], grid: Any, image: Path) -> Any:
     """A grid fitted to the truth's own hex centres (for ``--truth-grid``)."""
+    from PIL import Image
+
     from pipeline.digitize.gridfit import fit_centres
 
+    with Image.open(image) as picture:
+        width, height = picture.size
     ids = sorted(truth["centers_px"])
-    return fit_centres(grid, {i: tuple(truth["centers_px"][i]) for i in ids}, method="truth")
+    return fit_centres(grid, {i: tuple(truth["centers_px"][i]) for i in ids}, method="truth",
+                       image_shape=(height, width))
 
 
 def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False
@@ -152,7 +157,7 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
     options: dict[str, Any] = {"samples": setup.get("samples") or {}}
     if truth_grid:
-        options["fit"] = truth_fit(truth, grid)
+        options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()
     result = digitize_scan(image_of(folder, name), legend, grid=grid, **options)
     seconds = time.perf_counter() - t0

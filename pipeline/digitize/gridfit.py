@@ -4,12 +4,15 @@ Hex centres are an affine function of axial coordinates on the printed map
 (:mod:`pipeline.hexgrid.coords`); on a scan, slight perspective bends that into
 a projective one. :class:`GridFit` keeps the projective map (a homography from
 pitch units to scan pixels), which is exact for any flat page photographed or
-scanned at an angle, and offers the nearest affine :class:`~pipeline.hexgrid.Layout`
-for map.json, which stores an affine grid.
+scanned at an angle, and, for a photograph, the lens distortion after it and a
+smooth bend of the sheet (:mod:`pipeline.digitize.lens`). It offers the nearest
+affine :class:`~pipeline.hexgrid.Layout` for map.json, which stores an affine grid.
 
-The least-squares fits here (affine, homography, robust to stray points) are
-plain NumPy and work in pitch units ``(u, v)``: see
-:meth:`pipeline.hexgrid.Layout.to_pixel`.
+The least-squares fits here (affine, homography, homography with lens and bend,
+robust to stray points) are plain NumPy and work in pitch units ``(u, v)``: see
+:meth:`pipeline.hexgrid.Layout.to_pixel`. A lens is kept only when it pays for its
+two numbers (the Bayesian information criterion), a bend only when, fitted to half
+the centres, it predicts the other half better.
 """
 
 from __future__ import annotations
@@ -21,23 +24,37 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from pipeline.digitize.lens import Bend, Lens, fit_bend, fit_lens, lens_for_image
 from pipeline.errors import GridError
 from pipeline.hexgrid import Hex, HexGrid, Layout, Orientation
 
 __all__ = [
+    "BEND_KNOTS",
+    "BEND_MIN",
+    "LENS_MIN",
     "GridFit",
+    "Projection",
     "among",
     "apply_homography",
     "fit_affine",
     "fit_centres",
     "fit_homography",
+    "fit_projection",
     "hex_units",
     "layout_from_homography",
+    "layout_from_projection",
     "robust_homography",
+    "robust_projection",
     "with_layout",
 ]
 
 F64 = NDArray[np.float64]
+
+LENS_MIN = 12  # hex centres needed before a lens is fitted
+BEND_MIN = 100  # and before a bend is
+_NOISE_FLOOR = 0.01  # px: no measurement is finer, so no fit is judged finer
+_LARGEST_K = 0.5
+BEND_KNOTS = (4.0, 2.0)  # pitch units between a bend's knots, the coarser first  # a lens bending more than this is a fit gone wrong, not a lens
 
 
 def hex_units(hexes: Sequence[Hex] | NDArray[np.int64], orientation: Orientation) -> F64:
@@ -143,6 +160,35 @@ def robust_homography(uv: F64, xy: F64, *, floor: float, rounds: int = 3
 
 
 @dataclass(frozen=True)
+class Projection:
+    """Pitch units -> image pixels: a homography, then perhaps a lens, plus perhaps a bend.
+
+    >>> p = Projection(np.array([[10.0, 0, 5], [0, 10.0, 5], [0, 0, 1]]))
+    >>> p.to_pixel(np.array([[1.0, 2.0]])).tolist()
+    [[15.0, 25.0]]
+    """
+
+    homography: F64
+    lens: Lens | None = None
+    bend: Bend | None = None
+
+    def to_pixel(self, uv: F64) -> F64:
+        """Image pixels of points given in pitch units, ``(n, 2)``."""
+        xy = apply_homography(self.homography, uv)
+        if self.lens is not None:
+            xy = self.lens.apply(xy)
+        if self.bend is not None:
+            xy = xy + self.bend.offset(uv)
+        return xy
+
+    def moved(self, du: float, dv: float) -> Projection:
+        """The same projection for pitch units counted from ``(du, dv)`` (a new origin hex)."""
+        shift = np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
+        bend = None if self.bend is None else self.bend.moved(du, dv)
+        return Projection(self.homography @ shift, self.lens, bend)
+
+
+@dataclass(frozen=True)
 class GridFit:
     """A printed grid located on a scan.
 
@@ -160,6 +206,14 @@ class GridFit:
         How many measured centres (or anchors) the fit rests on.
     method
         ``"automatic"``, ``"anchors"`` or ``"layout"``, and whether refined on the image.
+    lens
+        Radial lens distortion after the homography (a photograph), if any.
+    bend
+        A smooth displacement of the sheet (pitch units -> pixels) added after
+        the lens, if any.
+
+    :meth:`to_pixel`, :meth:`centres` and :meth:`jacobian` are the one way from
+    pitch units to scan pixels: they include the lens and the bend.
     """
 
     grid: HexGrid
@@ -167,15 +221,22 @@ class GridFit:
     residual: float
     support: int
     method: str
+    lens: Lens | None = None
+    bend: Bend | None = None
+
+    @property
+    def projection(self) -> Projection:
+        """The map from pitch units to scan pixels."""
+        return Projection(self.homography, self.lens, self.bend)
 
     def centres(self, hexes: Sequence[Hex] | None = None) -> F64:
         """Scan pixel centres of hexes (all the map's hexes by default), shape ``(n, 2)``."""
         hs = self.grid.hexes() if hexes is None else hexes
-        return apply_homography(self.homography, hex_units(hs, self.grid.orientation))
+        return self.to_pixel(hex_units(hs, self.grid.orientation))
 
     def to_pixel(self, uv: F64) -> F64:
         """Scan pixels of points given in pitch units, shape ``(n, 2)``."""
-        return apply_homography(self.homography, uv)
+        return self.projection.to_pixel(np.asarray(uv, np.float64).reshape(-1, 2))
 
     def jacobian(self, uv: tuple[float, float]) -> F64:
         """The 2x2 local matrix (pixels per pitch unit) at one point."""
@@ -195,11 +256,16 @@ class GridFit:
 
 
 def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
-                method: str = "centres") -> GridFit:
+                method: str = "centres", image_shape: tuple[int, ...] | None = None,
+                distortion: bool = True) -> GridFit:
     """A grid through known hex centres (printed id -> scan pixel), by least squares.
 
-    A homography with eight or more centres, an affine map with three to seven. Used when
-    the centres are known from elsewhere (a survey of the sheet, a bench's truth).
+    A homography with eight or more centres, an affine map with three to seven. With
+    ``distortion`` and :data:`LENS_MIN` or more centres a radial lens is fitted too, and
+    with :data:`BEND_MIN` or more a bend of the sheet, each kept only when the centres
+    call for it (:func:`fit_projection`). The lens is centred on the image when
+    ``image_shape`` is given, else on the centres. Used when the centres are known from
+    elsewhere (a survey of the sheet, a bench's truth).
 
     >>> from pipeline.hexgrid import Numbering
     >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=3, rows=3)
@@ -214,16 +280,118 @@ def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
     ids = sorted(centres)
     uv = hex_units([grid.hex(i) for i in ids], grid.orientation)
     xy = np.array([centres[i] for i in ids], np.float64)
-    h = fit_homography(uv, xy) if len(ids) >= 8 else fit_affine(uv, xy)
-    residual = float(np.sqrt(np.mean(np.sum((apply_homography(h, uv) - xy) ** 2, axis=1))))
-    return GridFit(with_layout(grid, layout_from_homography(grid, h)), h, residual, len(ids),
-                   method)
+    if image_shape is not None:
+        centre, norm = lens_for_image(image_shape)
+    else:
+        lo, hi = xy.min(axis=0), xy.max(axis=0)
+        centre = (float(lo[0] + hi[0]) / 2, float(lo[1] + hi[1]) / 2)
+        norm = max(0.5 * float(np.hypot(*(hi - lo))), 1.0)
+    p = fit_projection(uv, xy, lens_at=(centre, norm) if distortion else None,
+                       bend=distortion)
+    residual = float(np.sqrt(np.mean(np.sum((p.to_pixel(uv) - xy) ** 2, axis=1))))
+    return GridFit(with_layout(grid, layout_from_projection(grid, p)), p.homography, residual,
+                   len(ids), method, p.lens, p.bend)
+
+
+def fit_projection(uv: F64, xy: F64, *,
+                   lens_at: tuple[tuple[float, float], float] | None = None,
+                   bend: bool = False) -> Projection:
+    """The projection through measured points: homography, and the lens and bend they need.
+
+    An affine map under eight points, a homography from eight. ``lens_at`` (centre
+    and norm, :func:`~pipeline.digitize.lens.lens_for_image`) allows a radial lens
+    from :data:`LENS_MIN` points, kept when it lowers the Bayesian information
+    criterion; ``bend`` allows a bend from :data:`BEND_MIN` points, kept when,
+    fitted to either half of the points, it predicts the other half better.
+
+    >>> u, v = np.meshgrid(np.arange(10.0), np.arange(8.0))
+    >>> uv = np.column_stack([u.ravel(), v.ravel()])
+    >>> xy = Lens((200.0, 150.0), 250.0, k1=-0.04).apply(uv * 40.0 + 20.0)
+    >>> p = fit_projection(uv, xy, lens_at=((200.0, 150.0), 250.0))
+    >>> round(p.lens.k1, 4), p.bend is None
+    (-0.04, True)
+    """
+    h = fit_homography(uv, xy) if len(uv) >= 8 else fit_affine(uv, xy)
+    out = Projection(h)
+    if lens_at is not None and len(uv) >= LENS_MIN:
+        h_lens, lens = fit_lens(uv, xy, h, *lens_at)
+        with_lens = Projection(h_lens, lens)
+        if _lens_pays(_rss(out, uv, xy), _rss(with_lens, uv, xy), len(uv)) and (
+                max(abs(lens.k1), abs(lens.k2)) <= _LARGEST_K):
+            out = with_lens
+    if bend and len(uv) >= BEND_MIN:
+        out = _with_bend(out, uv, xy)
+    return out
+
+
+def _rss(p: Projection, uv: F64, xy: F64) -> float:
+    return float(np.sum((p.to_pixel(uv) - xy) ** 2))
+
+
+def _lens_pays(rss_without: float, rss_with: float, n: int) -> bool:
+    """Whether two more numbers lower the BIC of ``2 n`` coordinates' fit."""
+    floor = 2 * n * _NOISE_FLOOR ** 2
+    m = 2 * n
+    return m * math.log((rss_with + floor) / (rss_without + floor)) + 2 * math.log(m) < 0
+
+
+def _with_bend(p: Projection, uv: F64, xy: F64) -> Projection:
+    """``p`` with a bend through what it leaves, if a bend predicts unseen centres better.
+
+    Knots four hexes apart are tried first, then two (a crease needs the finer):
+    the one that best predicts held-out centres is kept, if it beats no bend by a
+    fifth. A sheet that the coarse bend does not help is taken as flat.
+    """
+    rest = xy - p.to_pixel(uv)
+    # Two folds of interleaved hexes (the centres come sorted by column): each half
+    # is predicted by a bend fitted to the other.
+    halves = np.arange(len(uv)) % 2 == 0
+    floor = len(uv) * (2 * _NOISE_FLOOR) ** 2
+    plain = float(np.sum(rest ** 2)) + floor
+    best, best_error = None, 0.8 * plain
+    for spacing in BEND_KNOTS:
+        error = floor
+        for train in (halves, ~halves):
+            field = fit_bend(uv[train], rest[train], spacing=spacing)
+            error += float(np.sum((rest[~train] - field.offset(uv[~train])) ** 2))
+        if error >= best_error:
+            break
+        best, best_error = spacing, error
+    if best is None:
+        return p
+    return Projection(p.homography, p.lens, fit_bend(uv, rest, spacing=best))
+
+
+def robust_projection(uv: F64, xy: F64, *, floor: float,
+                      lens_at: tuple[tuple[float, float], float] | None = None,
+                      bend: bool = False, rounds: int = 3
+                      ) -> tuple[Projection, NDArray[np.bool_]]:
+    """:func:`fit_projection` that drops points far from the consensus.
+
+    Points whose residual exceeds ``max(floor, 3.5 * median residual)`` are left
+    out and the fit repeated. Returns the projection and the mask of points kept.
+    """
+    keep = np.ones(len(uv), bool)
+    p = fit_projection(uv, xy, lens_at=lens_at, bend=bend)
+    for _ in range(rounds):
+        err = np.hypot(*(p.to_pixel(uv) - xy).T)
+        new = err <= max(floor, 3.5 * float(np.median(err[keep])))
+        if new.sum() < 4 or np.array_equal(new, keep):
+            break
+        keep = new
+        p = fit_projection(uv[keep], xy[keep], lens_at=lens_at, bend=bend)
+    return p, keep
 
 
 def layout_from_homography(grid: HexGrid, h: F64) -> Layout:
     """The affine layout closest to a homography over the map's hex centres."""
+    return layout_from_projection(grid, Projection(h))
+
+
+def layout_from_projection(grid: HexGrid, p: Projection) -> Layout:
+    """The affine layout closest to a projection over the map's hex centres."""
     uv = hex_units(grid.hexes(), grid.orientation)
-    m = fit_affine(uv, apply_homography(h, uv))
+    m = fit_affine(uv, p.to_pixel(uv))
     a, b, c, d = float(m[0, 0]), float(m[0, 1]), float(m[1, 0]), float(m[1, 1])
     if a * d - b * c <= 0:
         raise GridError("the fitted grid is mirrored; check the anchors' ids and positions")
