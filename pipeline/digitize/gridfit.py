@@ -43,6 +43,7 @@ __all__ = [
     "hex_units",
     "layout_from_homography",
     "layout_from_projection",
+    "neighbour_agreement",
     "robust_homography",
     "robust_projection",
     "with_layout",
@@ -53,8 +54,10 @@ F64 = NDArray[np.float64]
 LENS_MIN = 12  # hex centres needed before a lens is fitted
 BEND_MIN = 100  # and before a bend is
 _NOISE_FLOOR = 0.01  # px: no measurement is finer, so no fit is judged finer
-_LARGEST_K = 0.5
-BEND_KNOTS = (4.0, 2.0)  # pitch units between a bend's knots, the coarser first  # a lens bending more than this is a fit gone wrong, not a lens
+_LARGEST_K = 0.5  # a lens bending more than this is a fit gone wrong, not a lens
+_AGREE = 0.3  # neighbour agreement above which residuals are a distortion, not noise
+_WORTH = 0.003  # pitch units: a shared residual smaller than this is not worth a model
+BEND_KNOTS = (4.0, 2.0)  # pitch units between a bend's knots, the coarser first
 
 
 def hex_units(hexes: Sequence[Hex] | NDArray[np.int64], orientation: Orientation) -> F64:
@@ -132,8 +135,10 @@ def fit_homography(uv: F64, xy: F64) -> F64:
     a[1::2, 3:5], a[1::2, 5] = pu, 1
     a[1::2, 6:8] = -px[:, 1:] * pu
     a[1::2, 8] = -px[:, 1]
-    _, _, vt = np.linalg.svd(a, full_matrices=False)
-    h = vt[-1].reshape(3, 3)
+    # The normal matrix's least eigenvector is the least singular vector of ``a``: a 9 x 9
+    # problem instead of a 2n x 9 one (the normalisation keeps it well conditioned).
+    _, vectors = np.linalg.eigh(a.T @ a)
+    h = vectors[:, 0].reshape(3, 3)
     h = np.linalg.inv(tx) @ h @ tu
     return np.asarray(h / h[2, 2], dtype=np.float64)
 
@@ -260,7 +265,8 @@ def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
                 distortion: bool = True) -> GridFit:
     """A grid through known hex centres (printed id -> scan pixel), by least squares.
 
-    A homography with eight or more centres, an affine map with three to seven. With
+    An affine map, or with eight or more centres a homography when the centres show
+    perspective (:func:`fit_projection`). With
     ``distortion`` and :data:`LENS_MIN` or more centres a radial lens is fitted too, and
     with :data:`BEND_MIN` or more a bend of the sheet, each kept only when the centres
     call for it (:func:`fit_projection`). The lens is centred on the image when
@@ -295,14 +301,20 @@ def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
 
 def fit_projection(uv: F64, xy: F64, *,
                    lens_at: tuple[tuple[float, float], float] | None = None,
-                   bend: bool = False) -> Projection:
+                   bend: bool = False, start: Projection | None = None) -> Projection:
     """The projection through measured points: homography, and the lens and bend they need.
 
-    An affine map under eight points, a homography from eight. ``lens_at`` (centre
-    and norm, :func:`~pipeline.digitize.lens.lens_for_image`) allows a radial lens
-    from :data:`LENS_MIN` points, kept when it lowers the Bayesian information
-    criterion; ``bend`` allows a bend from :data:`BEND_MIN` points, kept when,
-    fitted to either half of the points, it predicts the other half better.
+    An affine map, or from eight points a homography when its perspective lowers
+    the Bayesian information criterion (BIC). What the homography
+    leaves is looked at only when neighbouring points are off the same way
+    (:func:`neighbour_agreement`); measurement noise is not. Then ``lens_at``
+    (centre and norm, :func:`~pipeline.digitize.lens.lens_for_image`) allows a
+    radial lens from :data:`LENS_MIN` points, kept when it lowers the Bayesian
+    information criterion (one coefficient, ``k1``: a phone's mild barrel or
+    pincushion), and ``bend`` allows a bend from :data:`BEND_MIN`
+    points, kept when, fitted to either half of the points, it predicts the other
+    half better. ``start`` (an earlier fit to about the same points) starts the
+    lens's search from its lens.
 
     >>> u, v = np.meshgrid(np.arange(10.0), np.arange(8.0))
     >>> uv = np.column_stack([u.ravel(), v.ravel()])
@@ -311,28 +323,101 @@ def fit_projection(uv: F64, xy: F64, *,
     >>> round(p.lens.k1, 4), p.bend is None
     (-0.04, True)
     """
-    h = fit_homography(uv, xy) if len(uv) >= 8 else fit_affine(uv, xy)
+    h = fit_affine(uv, xy)
+    if len(uv) >= 8:
+        # Perspective must pay for its two numbers too: a flatbed scan is affine, and
+        # a homography through part of the map tilts the rest (a sea without outlines).
+        tilted = fit_homography(uv, xy)
+        if _pays(_rss(Projection(h), uv, xy), _rss(Projection(tilted), uv, xy), len(uv)):
+            h = tilted
     out = Projection(h)
-    if lens_at is not None and len(uv) >= LENS_MIN:
-        h_lens, lens = fit_lens(uv, xy, h, *lens_at)
+    lens_ok = lens_at is not None and len(uv) >= LENS_MIN
+    bend_ok = bend and len(uv) >= BEND_MIN
+    if not (lens_ok or bend_ok) or not _distorted(out, uv, xy):
+        return out
+    if lens_ok:
+        assert lens_at is not None
+        h0, k0 = h, (0.0, 0.0)
+        before = start.lens if start is not None else None
+        if before is not None and (before.centre, before.norm) == lens_at:
+            h0, k0 = fit_homography(uv, before.undo(xy)), (before.k1, before.k2)
+        h_lens, lens = fit_lens(uv, xy, h0, *lens_at, start=k0, terms=1)
         with_lens = Projection(h_lens, lens)
-        if _lens_pays(_rss(out, uv, xy), _rss(with_lens, uv, xy), len(uv)) and (
+        if _pays(_rss(out, uv, xy), _rss(with_lens, uv, xy), len(uv), extra=1) and (
                 max(abs(lens.k1), abs(lens.k2)) <= _LARGEST_K):
             out = with_lens
-    if bend and len(uv) >= BEND_MIN:
+    if bend_ok and _distorted(out, uv, xy):
         out = _with_bend(out, uv, xy)
     return out
+
+
+def _distorted(p: Projection, uv: F64, xy: F64) -> bool:
+    """Whether ``p`` leaves a distortion worth modelling: residuals that neighbours
+    share (:func:`neighbour_agreement`), whose shared part is no trifle against
+    a hex (:data:`_WORTH` of a pitch unit; the digitizer's bar is 1% of a hex)."""
+    rest = xy - p.to_pixel(uv)
+    agreement = neighbour_agreement(uv, rest)
+    if agreement < _AGREE:
+        return False
+    centre = uv.mean(axis=0)
+    corners = Projection(p.homography).to_pixel(np.array([centre, centre + (1, 0),
+                                                           centre + (0, 1)]))
+    pitch = math.sqrt(abs(_cross(corners[1] - corners[0], corners[2] - corners[0])))
+    shared = math.sqrt(agreement * float(np.mean(np.sum(rest ** 2, axis=1))))
+    return shared >= _WORTH * pitch
+
+
+def _cross(a: F64, b: F64) -> float:
+    return float(a[0] * b[1] - a[1] * b[0])
+
+
+def neighbour_agreement(uv: F64, rest: F64) -> float:
+    """How much each point's residual points the way its lattice neighbours' do.
+
+    The sum of each residual's dot product with the mean of its neighbours'
+    (points one pitch unit away), over the sum of squared residuals: about 0 when
+    the residuals are measurement noise, near 1 when they are a smooth distortion
+    the model misses (a lens, a bend), negative when they alternate.
+
+    >>> u, v = np.meshgrid(np.arange(8.0), np.arange(8.0))
+    >>> uv = np.column_stack([u.ravel(), v.ravel() + u.ravel() / 2])
+    >>> round(neighbour_agreement(uv, np.tile([0.5, 0.0], (64, 1))), 3)
+    1.0
+    """
+    key = np.rint(uv * 2).astype(np.int64)
+    key -= key.min(axis=0)
+    base = int(key[:, 1].max()) + 8
+    code = (key[:, 0] + 4) * base + key[:, 1] + 4
+    order = np.argsort(code)
+    sorted_code = code[order]
+    total = np.zeros_like(rest)
+    count = np.zeros(len(uv))
+    # Flat-top neighbours are (0, +-1) and (+-1, +-1/2), pointy-top ones (+-1, 0) and
+    # (+-1/2, +-1) pitch units; a lattice holds only its own six.
+    for du, dv in ((0, 2), (0, -2), (2, 1), (2, -1), (-2, 1), (-2, -1),
+                   (2, 0), (-2, 0), (1, 2), (1, -2), (-1, 2), (-1, -2)):
+        want = (key[:, 0] + 4 + du) * base + key[:, 1] + 4 + dv
+        at = np.clip(np.searchsorted(sorted_code, want), 0, len(code) - 1)
+        hit = sorted_code[at] == want
+        total[hit] += rest[order[at[hit]]]
+        count[hit] += 1
+    has = count > 0
+    if not has.any():
+        return 0.0
+    mean = total[has] / count[has, None]
+    power = float(np.sum(rest[has] ** 2))
+    return float(np.sum(rest[has] * mean)) / power if power > 0 else 0.0
 
 
 def _rss(p: Projection, uv: F64, xy: F64) -> float:
     return float(np.sum((p.to_pixel(uv) - xy) ** 2))
 
 
-def _lens_pays(rss_without: float, rss_with: float, n: int) -> bool:
-    """Whether two more numbers lower the BIC of ``2 n`` coordinates' fit."""
+def _pays(rss_without: float, rss_with: float, n: int, extra: int = 2) -> bool:
+    """Whether ``extra`` more numbers lower the BIC of ``2 n`` coordinates' fit."""
     floor = 2 * n * _NOISE_FLOOR ** 2
     m = 2 * n
-    return m * math.log((rss_with + floor) / (rss_without + floor)) + 2 * math.log(m) < 0
+    return m * math.log((rss_with + floor) / (rss_without + floor)) + extra * math.log(m) < 0
 
 
 def _with_bend(p: Projection, uv: F64, xy: F64) -> Projection:
@@ -364,7 +449,7 @@ def _with_bend(p: Projection, uv: F64, xy: F64) -> Projection:
 
 def robust_projection(uv: F64, xy: F64, *, floor: float,
                       lens_at: tuple[tuple[float, float], float] | None = None,
-                      bend: bool = False, rounds: int = 3
+                      bend: bool = False, rounds: int = 3, start: Projection | None = None
                       ) -> tuple[Projection, NDArray[np.bool_]]:
     """:func:`fit_projection` that drops points far from the consensus.
 
@@ -372,14 +457,14 @@ def robust_projection(uv: F64, xy: F64, *, floor: float,
     out and the fit repeated. Returns the projection and the mask of points kept.
     """
     keep = np.ones(len(uv), bool)
-    p = fit_projection(uv, xy, lens_at=lens_at, bend=bend)
+    p = fit_projection(uv, xy, lens_at=lens_at, bend=bend, start=start)
     for _ in range(rounds):
         err = np.hypot(*(p.to_pixel(uv) - xy).T)
         new = err <= max(floor, 3.5 * float(np.median(err[keep])))
         if new.sum() < 4 or np.array_equal(new, keep):
             break
         keep = new
-        p = fit_projection(uv[keep], xy[keep], lens_at=lens_at, bend=bend)
+        p = fit_projection(uv[keep], xy[keep], lens_at=lens_at, bend=bend, start=p)
     return p, keep
 
 

@@ -107,7 +107,7 @@ def _normaliser(p: F64) -> F64:
 
 
 def _project(params: F64, uvn: F64, to_pixel: F64, centre: F64, norm: float) -> F64:
-    """Pixels of normalised pitch units under homography and lens parameters (8 + 2)."""
+    """Pixels of normalised pitch units under homography and lens parameters (8 + 1 or 2)."""
     h = np.append(params[:8], 1.0).reshape(3, 3)
     w = uvn[:, 0] * h[2, 0] + uvn[:, 1] * h[2, 1] + h[2, 2]
     xn = (uvn[:, 0] * h[0, 0] + uvn[:, 1] * h[0, 1] + h[0, 2]) / w
@@ -116,18 +116,22 @@ def _project(params: F64, uvn: F64, to_pixel: F64, centre: F64, norm: float) -> 
     y = (yn - to_pixel[1, 2]) / to_pixel[1, 1]
     d = np.stack([x - centre[0], y - centre[1]], axis=-1)
     rho2 = (d[:, 0] ** 2 + d[:, 1] ** 2) / norm ** 2
-    f = 1.0 + rho2 * (params[8] + params[9] * rho2)
+    k2 = params[9] if len(params) > 9 else 0.0
+    f = 1.0 + rho2 * (params[8] + k2 * rho2)
     out: F64 = centre + d * f[:, None]
     return out
 
 
 def fit_lens(uv: F64, xy: F64, homography: F64, centre: tuple[float, float], norm: float, *,
-             rounds: int = 30) -> tuple[F64, Lens]:
+             rounds: int = 30, start: tuple[float, float] = (0.0, 0.0), terms: int = 2
+             ) -> tuple[F64, Lens]:
     """A homography and a radial lens together, by least squares in image pixels.
 
-    ``homography`` (pitch units -> pixels) is the starting point, usually the
-    homography alone fitted to the same points. Returns the refined homography
-    (pitch units -> undistorted pixels) and the lens.
+    ``homography`` (pitch units -> undistorted pixels) and ``start`` (``k1, k2``)
+    are the starting point: usually the homography alone fitted to the same
+    points and no distortion, or an earlier fit of both. ``terms`` is 1 to fit
+    ``k1`` alone (mild distortion; steadier when the points cover only part of
+    the image), 2 for ``k1`` and ``k2``. Returns the refined homography and the lens.
 
     Examples
     --------
@@ -146,7 +150,7 @@ def fit_lens(uv: F64, xy: F64, homography: F64, centre: tuple[float, float], nor
     hn = tx @ homography @ np.linalg.inv(tu)
     hn = hn / hn[2, 2]
     c = np.asarray(centre, np.float64)
-    params = np.append(hn.ravel()[:8], [0.0, 0.0])
+    params = np.append(hn.ravel()[:8], start[:terms])
 
     def residual(p: F64) -> F64:
         out: F64 = (_project(p, uvn, tx, c, norm) - xy).ravel()
@@ -174,7 +178,8 @@ def fit_lens(uv: F64, xy: F64, homography: F64, centre: tuple[float, float], nor
             break
     hn = np.append(params[:8], 1.0).reshape(3, 3)
     h = np.linalg.inv(tx) @ hn @ tu
-    return h / h[2, 2], Lens(centre, norm, float(params[8]), float(params[9]))
+    return h / h[2, 2], Lens(centre, norm, float(params[8]),
+                             float(params[9]) if terms > 1 else 0.0)
 
 
 def _jacobian(residual: Callable[[F64], F64], params: F64, r0: F64) -> F64:
@@ -273,11 +278,11 @@ def fit_bend(uv: F64, residual: F64, *, spacing: float = _BEND_KNOT,
     origin = (float(lo[0] - spacing), float(lo[1] - spacing))
     idx, weight = bend_basis(uv, origin, spacing, (ny, nx))
     m = nx * ny
-    lhs = np.zeros((m, m))
-    np.add.at(lhs, (np.repeat(idx, 16, axis=1).ravel(), np.tile(idx, (1, 16)).ravel()),
-              (weight[:, :, None] * weight[:, None, :]).ravel())
-    rhs = np.zeros((m, 2))
-    np.add.at(rhs, idx.ravel(), (weight[:, :, None] * residual[:, None, :]).reshape(-1, 2))
+    pairs = (idx[:, :, None] * m + idx[:, None, :]).ravel()
+    lhs = np.bincount(pairs, (weight[:, :, None] * weight[:, None, :]).ravel(),
+                      minlength=m * m).reshape(m, m)
+    rhs = np.stack([np.bincount(idx.ravel(), (weight * residual[:, None, c]).ravel(),
+                                minlength=m) for c in (0, 1)], axis=-1)
     lhs += smooth * _second_difference_normal(ny, nx) + 1e-9 * np.eye(m)
     coef = np.linalg.solve(lhs, rhs)
     return Bend(origin, spacing, coef.reshape(ny, nx, 2))
