@@ -6,7 +6,9 @@ than its kernel, so ``(closing - gray) / closing`` is how much darker a pixel
 is than its surroundings, relative to them: about the same for a black line
 on pale clear terrain and on dark woods, and indifferent to uneven light
 (both terms dim together). Borders between two fills are steps, not strokes,
-and leave no ink.
+and leave no ink. Some maps print their grid in white over saturated fills: the
+same measure with an opening, ``(gray - opening) / gray``, finds light strokes
+(``light=True``), just as indifferent to the light.
 
 Working images are reduced with ``INTER_AREA``; :class:`Scale` converts
 positions between the working image and the scan. A :class:`Pyramid` keeps
@@ -145,7 +147,7 @@ def _halved_luma(rgb: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return out
 
 
-def ink_map(gray_image: NDArray[np.uint8], kernel: int) -> F32:
+def ink_map(gray_image: NDArray[np.uint8], kernel: int, *, light: bool = False) -> F32:
     """Relative darkness of thin strokes (0 = none, up to 1 = black on white).
 
     Parameters
@@ -154,6 +156,9 @@ def ink_map(gray_image: NDArray[np.uint8], kernel: int) -> F32:
         A gray image.
     kernel
         Width in pixels of the widest stroke to keep (odd, at least 3).
+    light
+        Measure thin light strokes instead (a white grid over dark fills): how much
+        brighter than its surroundings a pixel is, relative to itself.
 
     Examples
     --------
@@ -161,9 +166,18 @@ def ink_map(gray_image: NDArray[np.uint8], kernel: int) -> F32:
     >>> m = ink_map(img, 5)
     >>> round(float(m[4, 4]), 2), float(m[4, 1])
     (0.72, 0.0)
+    >>> white = 255 - img
+    >>> round(float(ink_map(white, 5, light=True)[4, 4]), 2), float(ink_map(white, 5)[4, 4])
+    (0.7, 0.0)
     """
     k = max(3, int(kernel) | 1)
     element = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    if light:
+        opened = cv2.morphologyEx(gray_image, cv2.MORPH_OPEN, element)
+        out = gray_image.astype(np.float32)
+        out += 8.0
+        np.divide(cv2.subtract(gray_image, opened), out, out=out)
+        return out
     closed = cv2.morphologyEx(gray_image, cv2.MORPH_CLOSE, element)
     # A closing never darkens, so the difference is exact in bytes; one float
     # array is made, not four (fresh memory is dear on a big scan).

@@ -2,16 +2,23 @@
 
 The outlines of a hex grid repeat exactly on the lattice of hex centres, and
 on no finer one. So the autocorrelation of the ink map peaks at the lattice
-vectors; the two shortest independent peaks give the lattice (hex width and
-height separately, and the angle), and a least-squares fit to every peak out
-to a third of the image makes it precise. Which of the six lattice directions
-is nearly upright says flat-top (a column step is vertical) from pointy-top
-(a row step is horizontal).
+vectors. Every pair of strong peaks spans a candidate lattice; each hexagonal
+one is scored by how much higher the autocorrelation is at its points than half
+a step off them (textures, fills and long frame lines raise both), and of the
+lattices scoring near the best the finest is taken: a coarser one (every third
+hex) scores as well, a finer one far worse. Detail of a pixel or two (halftone
+screens, stipple) is blurred away first, as it repeats on lattices of its own.
+A least-squares fit to every peak out to a third of the image makes the lattice
+precise (hex width and height separately, and the angle). Which of the six
+lattice directions is nearly upright says flat-top (a column step is vertical)
+from pointy-top (a row step is horizontal).
 
 The origin comes from folding: every inked pixel's fractional axial position
 (modulo one hex) is accumulated in one cell, where the hex outline appears,
-and that cell is matched against the ideal outline. What follows (the exact
-fit, and which hexes are on the map) is :mod:`pipeline.digitize.refine`'s job.
+and that cell is matched against the ideal outline. How well it matches also
+says whether the grid is printed dark or light (:func:`find_printed_lattice`).
+What follows (the exact fit, and which hexes are on the map) is
+:mod:`pipeline.digitize.refine`'s job.
 """
 
 from __future__ import annotations
@@ -23,16 +30,24 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from pipeline.digitize.ink import ink_map
 from pipeline.errors import GridError
 from pipeline.hexgrid import Hex, Orientation
 from pipeline.hexgrid.coords import SCALE, scaled_corners
 
-__all__ = ["Lattice", "find_lattice", "fold_origin", "outline_units"]
+__all__ = ["CLEAR_OUTLINE", "Lattice", "find_lattice", "find_printed_lattice", "fold_origin",
+           "outline_match", "outline_units"]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
 
 _FOLD_BINS = 64
+_SMOOTH = 1.0  # px: detail finer than this is left out of the autocorrelation
+_PAIR_PEAKS = 24  # the strongest peaks whose pairs are tried as lattice bases
+_SUPPORT_STEPS = 6.0  # a lattice is scored over its points this many steps around
+_NEAR_BEST = 0.5  # lattices scoring this share of the best compete on fineness
+CLEAR_OUTLINE = 0.7  # an outline match this good is a printed grid in that ink
+_MATCH_PIXELS = 1_000_000  # an outline match reads about this many pixels
 
 
 @dataclass(frozen=True)
@@ -47,11 +62,18 @@ class Lattice:
         2x2 map from pitch units to working pixels (columns: the ``u`` and ``v`` steps).
     origin
         Working pixel of one hex centre (axial ``(0, 0)`` of this provisional frame).
+    strength
+        How much the ink folded into one lattice cell looks like a hex outline
+        (:func:`outline_match`, 0 to 1).
+    light
+        Whether the grid is printed light on dark (read in the light-stroke ink map).
     """
 
     orientation: Orientation
     matrix: F64
     origin: F64
+    strength: float = 1.0
+    light: bool = False
 
     def affine(self) -> F64:
         """The lattice as a 3x3 affine matrix from pitch units to working pixels."""
@@ -82,17 +104,61 @@ def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
 
     Raises :class:`GridError` when the image shows no hex lattice.
     """
-    ac = _autocorrelation(ink)
+    # Detail finer than a couple of pixels (halftone screens, stipple, hatching)
+    # repeats on lattices of its own and says nothing of the grid's.
+    smooth = np.asarray(cv2.GaussianBlur(ink, (0, 0), _SMOOTH), dtype=np.float32)
+    ac = _autocorrelation(smooth)
     radius = min(ink.shape) // 3
     if radius <= 2 * min_pitch:
         raise GridError(f"the image is too small to find a hex grid in ({ink.shape[1]} x "
                         f"{ink.shape[0]} px at working size)")
     peaks = _peaks(ac, radius, min_pitch)
-    b1, b2 = _basis(peaks)
+    b1, b2 = _basis(ac, peaks, radius, min_pitch)
     b1, b2 = _precise(ac, b1, b2, radius)
     orientation, matrix = _orient(b1, b2)
-    origin = fold_origin(ink, orientation, matrix)
-    return Lattice(orientation, matrix, origin)
+    origin, match = _fold_match(ink, orientation, matrix)
+    return Lattice(orientation, matrix, origin, match)
+
+
+def find_printed_lattice(gray_image: NDArray[np.uint8], kernel: int = 7) -> Lattice:
+    """The hex lattice of a gray working image, its grid printed dark or light.
+
+    The lattice is looked for in the dark-stroke ink map
+    (:func:`~pipeline.digitize.ink.ink_map`) and read in both that and the
+    light-stroke one; unless it reads clearly as a dark grid (an outline match of
+    :data:`CLEAR_OUTLINE` or more, and better than in light strokes), it is looked
+    for in the light map too (a white grid over saturated fills). Of the lattices
+    found, read in either ink, the one whose folded ink looks most like a hex
+    outline wins, so a grid found more easily in the other map is still read in
+    its own ink.
+
+    Raises :class:`GridError` (the dark map's reason) when neither shows a lattice.
+    """
+    inks = {False: ink_map(gray_image, kernel)}
+    found: list[Lattice] = []
+    reason: GridError | None = None
+    for light in (False, True):
+        inks.setdefault(light, ink_map(gray_image, kernel, light=light))
+        try:
+            lattice = find_lattice(inks[light])
+        except GridError as exc:
+            reason = reason or exc
+            continue
+        found.append(Lattice(lattice.orientation, lattice.matrix, lattice.origin,
+                             lattice.strength, light))
+        other = not light
+        inks.setdefault(other, ink_map(gray_image, kernel, light=other))
+        found.append(Lattice(lattice.orientation, lattice.matrix, lattice.origin,
+                             outline_match(inks[other], lattice.orientation, lattice.matrix),
+                             other))
+        if not light and found[0].strength >= max(found[1].strength, CLEAR_OUTLINE):
+            return found[0]  # clearly a dark grid: no need to look in light strokes
+    if not found:
+        assert reason is not None
+        raise reason
+    best = max(found, key=lambda t: t.strength)
+    origin = fold_origin(inks[best.light], best.orientation, best.matrix)
+    return Lattice(best.orientation, best.matrix, origin, best.strength, best.light)
 
 
 def _autocorrelation(ink: F32) -> F64:
@@ -128,30 +194,119 @@ def _peaks(ac: F64, radius: int, min_pitch: float) -> list[tuple[float, F64]]:
             for i in order]
 
 
-def _basis(peaks: list[tuple[float, F64]]) -> tuple[F64, F64]:
-    """The two shortest lattice vectors, from the strongest independent peaks."""
-    if len(peaks) < 2:
+def _basis(ac: F64, peaks: list[tuple[float, F64]], radius: int, min_pitch: float
+           ) -> tuple[F64, F64]:
+    """The finest hexagonal lattice the autocorrelation supports, and how strongly.
+
+    Every pair of strong peaks spans a lattice; those that are not hexagonal are
+    dropped, and each other one is scored by the median autocorrelation over its
+    points (a lattice that is really printed peaks at every one of them). A
+    coarser lattice (every second hex) scores as well as the true one, a finer one
+    (half steps) much worse, so of the lattices scoring near the best the finest
+    is taken. Finer lattices than any pair gave are tried too.
+    """
+    centre = float(ac[ac.shape[0] // 2, ac.shape[1] // 2])
+    half = [p for _, p in peaks if p[1] > 0 or (p[1] == 0 and p[0] > 0)][:_PAIR_PEAKS]
+    if len(half) < 2:
         raise GridError("no hex grid found on the scan (no repeating lines); "
                         "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
-    top = peaks[0][0]
-    # Every lattice vector peaks about as high (the unbiased autocorrelation does
-    # not fade with distance), so take the shortest strong ones, not the strongest.
-    strong = sorted((p for v, p in peaks if v >= 0.5 * top), key=_norm)
-    b1 = strong[0]
-    b2 = next((p for p in strong[1:] if abs(_cross(b1, p)) > 0.3 * _norm(b1) * _norm(p)), None)
-    if b2 is None:
-        raise GridError("no hex grid found on the scan (lines repeat in one direction only); "
-                        "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
-    b1, b2 = _reduce(b1, b2)
-    ratio = _norm(b2) / _norm(b1)
-    angle = math.degrees(math.acos(abs(float(b1 @ b2)) / (_norm(b1) * _norm(b2))))
-    if ratio > 1.4 or not 45 <= angle <= 75:
+    near = np.asarray(cv2.dilate(ac.astype(np.float32), np.ones((3, 3), np.uint8)), np.float32)
+    scored: dict[tuple[int, int, int, int], tuple[float, F64, F64]] = {}
+    shapes: list[tuple[float, float]] = []
+
+    def consider(a: F64, b: F64) -> None:
+        if abs(_cross(a, b)) <= 0.3 * _norm(a) * _norm(b):
+            return
+        b1, b2 = _reduce(a, b)
+        if b1 @ b2 < 0:
+            b2 = -b2
+        if min(_norm(b1), _norm(b2)) < min_pitch:
+            return
+        ratio, angle = _shape(b1, b2)
+        shapes.append((ratio, angle))
+        if ratio > 1.4 or not 45 <= angle <= 75:
+            return
+        key = _key(b1, b2)
+        if key not in scored:
+            scored[key] = (_support(near, b1, b2, radius) / max(centre, 1e-12), b1, b2)
+
+    for i in range(len(half)):
+        for j in range(i + 1, len(half)):
+            consider(half[i], half[j])
+    if scored:
+        top = max(scored.values(), key=lambda t: t[0])
+        for k in (2, 3, 4):  # the lattices k times finer than the best one
+            for i in range(k):
+                for j in range(k):
+                    if (i, j) != (0, 0):
+                        v = (i * top[1] + j * top[2]) / k
+                        consider(v, top[1])
+                        consider(v, top[2])
+    if not scored:
+        if not shapes:
+            raise GridError("no hex grid found on the scan (lines repeat in one direction"
+                            " only); give anchors (--anchor 0101=x,y) or a grid file (--grid)")
+        ratio, angle = shapes[0]
         raise GridError(f"no hex grid found on the scan (the repeating pattern is not hexagonal:"
                         f" {ratio:.2f} side ratio, {angle:.0f} degrees); give anchors "
                         "(--anchor 0101=x,y) or a grid file (--grid)")
-    if b1 @ b2 < 0:
-        b2 = -b2
+    best = max(t[0] for t in scored.values())
+    if best <= 0:
+        raise GridError("no hex grid found on the scan (no repeating lines); "
+                        "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
+    fair = [t for t in scored.values() if t[0] >= _NEAR_BEST * best]
+    finest = min(abs(_cross(t[1], t[2])) for t in fair)
+    # Bases read off rounded peaks differ by a pixel: lattices of about the same
+    # cell are one lattice, and the best supported reading of it is taken.
+    _, b1, b2 = max((t for t in fair if abs(_cross(t[1], t[2])) <= 1.3 * finest),
+                    key=lambda t: t[0])
     return b1, b2
+
+
+def _shape(b1: F64, b2: F64) -> tuple[float, float]:
+    """Side ratio and angle (degrees) of a reduced basis."""
+    ratio = max(_norm(b1), _norm(b2)) / min(_norm(b1), _norm(b2))
+    angle = math.degrees(math.acos(min(1.0, abs(float(b1 @ b2)) / (_norm(b1) * _norm(b2)))))
+    return ratio, angle
+
+
+def _key(b1: F64, b2: F64) -> tuple[int, int, int, int]:
+    """The same lattice from any of its shortest bases gives the same key (to a pixel)."""
+    ring = [b1, b2, b2 - b1, b1 + b2, b1 - b2]
+    ring = [v if v[1] > 0 or (v[1] == 0 and v[0] > 0) else -v for v in ring]
+    short = sorted(ring, key=lambda v: (round(_norm(v)), round(float(v[0])),
+                                        round(float(v[1]))))[:2]
+    a, b = sorted((int(round(float(v[0]))), int(round(float(v[1])))) for v in short)
+    return a[0], a[1], b[0], b[1]
+
+
+def _support(near: F32, b1: F64, b2: F64, radius: int) -> float:
+    """How much higher the autocorrelation is at the lattice's points than between them.
+
+    The median at the points within reach of the centre (each read as the best
+    of its 3 x 3 neighbours), less the median half a step off them: a textured or
+    patchy map raises both alike, a printed lattice only the first.
+    """
+    reach = min(float(radius), _SUPPORT_STEPS * max(_norm(b1), _norm(b2)))
+    span = int(reach / min(_norm(b1), _norm(b2))) + 1
+    n, m = (g.ravel() for g in np.meshgrid(np.arange(-span, span + 1),
+                                            np.arange(-span, span + 1), indexing="ij"))
+    p = n[:, None] * b1 + m[:, None] * b2
+    d = np.hypot(p[:, 0], p[:, 1])
+    p = p[(d > 0) & (d <= reach)]
+    if not len(p):
+        return 0.0
+    off = np.concatenate([p + b1 / 2, p + b2 / 2, p + (b1 + b2) / 2])
+    return float(np.median(_read(near, p)) - np.median(_read(near, off)))
+
+
+def _read(img: F32, p: F64) -> F32:
+    """Values at the nearest pixels to offsets ``p`` from the image centre."""
+    cy, cx = img.shape[0] // 2, img.shape[1] // 2
+    x = np.clip(np.rint(cx + p[:, 0]).astype(np.int64), 0, img.shape[1] - 1)
+    y = np.clip(np.rint(cy + p[:, 1]).astype(np.int64), 0, img.shape[0] - 1)
+    out: F32 = img[y, x]
+    return out
 
 
 def _reduce(b1: F64, b2: F64) -> tuple[F64, F64]:
@@ -235,6 +390,23 @@ def fold_origin(ink: F32, orientation: Orientation, matrix: F64) -> F64:
     Every inked pixel is folded into one lattice cell and the cell is matched
     against the ideal hex outline.
     """
+    return _fold_match(ink, orientation, matrix)[0]
+
+
+def outline_match(ink: F32, orientation: Orientation, matrix: F64) -> float:
+    """How much the ink, folded into one lattice cell, looks like a hex outline (0 to 1).
+
+    The cosine between the folded ink and the ideal outline at their best
+    alignment: about 0.8 to 0.9 for a printed grid, half that for ink that only
+    repeats with the hexes (ids, symbols) or for the wrong lattice. Large images
+    are read on every second or third row and column.
+    """
+    step = max(1, int(math.sqrt(ink.size / _MATCH_PIXELS)))
+    return _fold_match(ink[::step, ::step], orientation, matrix / step)[1]
+
+
+def _fold_match(ink: F32, orientation: Orientation, matrix: F64) -> tuple[F64, float]:
+    """The folded ink's best match with the hex outline: a hex centre and the cosine."""
     inv = np.linalg.inv(matrix)
     h, w = ink.shape
     weight = np.maximum(ink, 0).ravel()
@@ -246,12 +418,16 @@ def fold_origin(ink: F32, orientation: Orientation, matrix: F64) -> F64:
     outline = outline_units(orientation, per_side=64)
     qt, rt = _axial_units(outline[:, 0], outline[:, 1], orientation)
     template = _fold(qt, rt, np.ones(len(qt)))
+    data -= data.mean()
+    template -= template.mean()
     corr = np.fft.ifft2(np.fft.fft2(data) * np.conj(np.fft.fft2(template))).real
     j, i = np.unravel_index(int(np.argmax(corr)), corr.shape)
+    scale = float(np.linalg.norm(data) * np.linalg.norm(template))
+    score = float(corr[j, i]) / scale if scale > 0 else 0.0
     sq, sr = int(i) / _FOLD_BINS, int(j) / _FOLD_BINS
     u, v = (sq, sr + sq / 2) if orientation is Orientation.FLAT else (sq + sr / 2, sr)
     origin: F64 = matrix @ np.array([u, v])
-    return origin
+    return origin, score
 
 
 def _axial(inv: F64, x: F64, y: F64, orientation: Orientation) -> tuple[F64, F64]:
