@@ -2,37 +2,53 @@
 
 Three ways in, one way out (a :class:`~pipeline.digitize.gridfit.GridFit`):
 
-* **automatic**: the lattice is found in the ink map
-  (:mod:`~pipeline.digitize.lattice`), refined hex by hex
-  (:mod:`~pipeline.digitize.refine`), and framed as the map's columns and
-  rows (:mod:`~pipeline.digitize.extent`);
+* **automatic**: the lattice is found in the ink map, its grid printed dark or
+  light (:mod:`~pipeline.digitize.lattice`), refined hex by hex with the
+  perspective and, on a photograph, the lens (:mod:`~pipeline.digitize.refine`),
+  and framed as the map's columns and rows (:mod:`~pipeline.digitize.extent`):
+  given them (a grid file, or ``size``), the best placement of that many on the
+  lattice, so a key, a track or a margin beside the map is left out and a map cut
+  by its frame keeps its edge hexes; without, the largest connected field of
+  printed hexes;
 * **anchors**: two or more hex centres the user names (``0101=x,y``) give an
   affine grid by least squares; anchors that no sane hex grid can satisfy
   (mirrored, sheared, squashed, or one far from where the others put it) are
-  refused with the reason; the image then refines the fit;
+  refused with the reason; the image then refines the fit; the map runs to the
+  given size, or, without one, over the printed hexes joined to the anchors
+  (never over a key standing apart);
 * **layout**: a grid file that already has a pixel layout, refined the same way.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.extent import frame_hexes, present_hexes, side_scores
+from pipeline.digitize.extent import (
+    connected_field,
+    frame_hexes,
+    inked_share,
+    place_grid,
+    present_hexes,
+    side_scores,
+)
 from pipeline.digitize.gridfit import (
     GridFit,
+    Projection,
+    among,
     apply_homography,
     fit_affine,
     hex_units,
-    layout_from_homography,
+    layout_from_projection,
     with_layout,
 )
 from pipeline.digitize.ink import Pyramid, Scale, ink_map
-from pipeline.digitize.lattice import find_lattice, fold_origin
-from pipeline.digitize.refine import refine, response_map
+from pipeline.digitize.lattice import Lattice, find_printed_lattice, fold_origin, outline_match
+from pipeline.digitize.lens import lens_for_image
+from pipeline.digitize.refine import on_work, refine, refit
 from pipeline.errors import GridError, ImageError
 from pipeline.hexgrid import Hex, HexGrid, Numbering, Orientation, distance
 
@@ -54,6 +70,10 @@ MIN_HEX_WIDTH = 10.0
 _COARSE_SIDE = 1024  # the lattice is found on an image reduced to about this size
 _TRUSTED_PITCH = 14.0  # lattice steps, in reduced pixels, found reliably there
 _WORK_HEX = 48.0  # refinement works where a hex is about this wide
+_POLARITY_HEXES = 10  # hexes across the middle window a grid's polarity is read in
+_AROUND = ((0, 0), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # a hex and its six
+_STAGGERS = {Orientation.FLAT: ("even-down", "odd-down"),
+             Orientation.POINTY: ("even-right", "odd-right")}
 # Hex height over width for a regular hex, per orientation (|v step| / |u step|).
 _ASPECT = {Orientation.FLAT: 2 / math.sqrt(3), Orientation.POINTY: math.sqrt(3) / 2}
 
@@ -67,7 +87,8 @@ def check_image_size(image: NDArray[np.uint8], source: str | None = None) -> Non
 
 
 def calibrate(image: NDArray[np.uint8], *, spec: HexGrid | None = None,
-              anchors: Mapping[str, Point] | None = None, source: str | None = None) -> GridFit:
+              anchors: Mapping[str, Point] | None = None, source: str | None = None,
+              size: tuple[int, int] | None = None) -> GridFit:
     """Locate the printed grid on a scan.
 
     Parameters
@@ -81,6 +102,9 @@ def calibrate(image: NDArray[np.uint8], *, spec: HexGrid | None = None,
         Printed hex id -> pixel centre on the scan, for assisted calibration.
     source
         The scan's file name, for messages.
+    size
+        Columns and rows, when no ``spec`` gives them (the orientation and the
+        stagger are then read off the scan).
 
     Returns
     -------
@@ -88,13 +112,18 @@ def calibrate(image: NDArray[np.uint8], *, spec: HexGrid | None = None,
         The grid with every hex's centre on the scan.
     """
     check_image_size(image, source)
+    if spec is not None and size is not None and size != (spec.cols, spec.rows):
+        raise GridError(f"the size given ({size[0]} x {size[1]}) is not the grid file's"
+                        f" ({spec.cols} x {spec.rows}); give one of them")
+    if size is not None and (size[0] < 1 or size[1] < 1):
+        raise GridError(f"a grid needs at least one column and row ({size[0]} x {size[1]})")
     luma = Pyramid(image)
+    lens_at = lens_for_image(image.shape)
     if anchors:
-        return _from_anchors(luma, spec, anchors)
+        return _from_anchors(luma, spec, anchors, size, lens_at)
     if spec is not None and spec.layout is not None:
-        start = _layout_matrix(spec)
-        return _finish(luma, spec, start, "layout")
-    return _automatic(luma, spec)
+        return _finish(luma, spec, _layout_matrix(spec), "layout", lens_at=lens_at)
+    return _automatic(luma, spec, size, lens_at)
 
 
 # -- anchors ------------------------------------------------------------------------
@@ -202,13 +231,16 @@ def _plausible(m: F64, orientation: Orientation) -> None:
                         " to read; check their positions")
 
 
-def _from_anchors(luma: Pyramid, spec: HexGrid | None,
-                  anchors: Mapping[str, Point]) -> GridFit:
+def _from_anchors(luma: Pyramid, spec: HexGrid | None, anchors: Mapping[str, Point],
+                  size: tuple[int, int] | None,
+                  lens_at: tuple[tuple[float, float], float]) -> GridFit:
     if spec is None:
         orientation = _orientation_or_flat(luma)
         words = {Orientation.FLAT: "even-down", Orientation.POINTY: "even-right"}
         spec_grid = HexGrid(orientation, Numbering(stagger=words[orientation]))
-        known = False
+        if size is not None:
+            spec_grid = HexGrid(orientation, spec_grid.numbering, *size)
+        known = size is not None
     else:
         spec_grid, known = spec, True
         for hex_id in anchors:
@@ -217,14 +249,15 @@ def _from_anchors(luma: Pyramid, spec: HexGrid | None,
             spec.hex(hex_id)  # a malformed id says so
             raise GridError(f"anchor {hex_id} is not on the map ({spec.describe_extent()})")
     start, _ = fit_anchors(spec_grid, anchors)
-    fit = _finish(luma, spec_grid if known else None, start, "anchors", frame=spec_grid)
+    fit = _finish(luma, spec_grid if known else None, start, "anchors", frame=spec_grid,
+                  seeds=[spec_grid.hex(i) for i in anchors], lens_at=lens_at)
     _agree(fit, anchors)
     return fit
 
 
 def _orientation_or_flat(luma: Pyramid) -> Orientation:
     try:
-        return _coarse_lattice(luma)[0]
+        return _coarse_lattice(luma).orientation
     except GridError:
         return Orientation.FLAT
 
@@ -244,28 +277,35 @@ def _agree(fit: GridFit, anchors: Mapping[str, Point]) -> None:
 # -- automatic ----------------------------------------------------------------------
 
 
-def _coarse_lattice(luma: Pyramid) -> tuple[Orientation, F64]:
-    """Orientation and a first affine grid (pitch units -> scan pixels) from the lattice.
+def _coarse_lattice(luma: Pyramid) -> Lattice:
+    """Orientation, polarity and a first affine grid (pitch units -> scan pixels).
 
     The whole scan is looked at reduced to about 1,000 px; when its hexes come
     out too small to trust there (a big scan of a small-hex map), the middle
-    of the scan is looked at more closely.
+    of the scan is looked at more closely. The lattice's ``matrix`` and
+    ``origin`` are returned in scan pixels.
     """
     factor = max(1.0, max(luma.shape) / _COARSE_SIDE)
     step = 0.0
     try:
         small, scale = luma.reduced(factor)
-        lattice = find_lattice(ink_map(small, 7))
+        lattice = find_printed_lattice(small, 7)
         step = float(min(np.hypot(*lattice.matrix.T)))
         if factor == 1.0 or step >= _TRUSTED_PITCH:
-            return lattice.orientation, scale.matrix() @ lattice.affine()
+            return _in_scan(lattice, scale.matrix())
     except GridError:
         if factor == 1.0:
             raise
     return _middle_lattice(luma, step * factor)
 
 
-def _middle_lattice(luma: Pyramid, step: float) -> tuple[Orientation, F64]:
+def _in_scan(lattice: Lattice, to_scan: F64) -> Lattice:
+    """A lattice found on a working image, its matrix and origin in scan pixels."""
+    m = to_scan @ lattice.affine()
+    return Lattice(lattice.orientation, m[:2, :2], m[:2, 2], lattice.strength, lattice.light)
+
+
+def _middle_lattice(luma: Pyramid, step: float) -> Lattice:
     """The lattice in the middle of the scan, with its hexes at least twice the trusted size.
 
     ``step`` is the lattice step the whole scan suggested, in scan pixels (0
@@ -278,7 +318,7 @@ def _middle_lattice(luma: Pyramid, step: float) -> tuple[Orientation, F64]:
     h, w = luma.shape[0] >> halvings, luma.shape[1] >> halvings
     y0, x0 = max(0, (h - side) // 2), max(0, (w - side) // 2)
     try:
-        lattice = find_lattice(ink_map(luma.window(y0, x0, side, halvings), 7))
+        lattice = find_printed_lattice(luma.window(y0, x0, side, halvings), 7)
         trusted = min(np.hypot(*lattice.matrix.T)) >= _TRUSTED_PITCH
     except GridError:
         if halvings == 0:
@@ -287,13 +327,17 @@ def _middle_lattice(luma: Pyramid, step: float) -> tuple[Orientation, F64]:
     if not trusted and halvings > 0:
         return _middle_lattice(luma, 0.0)
     shift = np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]])
-    return lattice.orientation, Scale(2.0 ** halvings, 2.0 ** halvings).matrix() @ shift @ (
-        lattice.affine())
+    return _in_scan(lattice, Scale(2.0 ** halvings, 2.0 ** halvings).matrix() @ shift)
 
 
-def _automatic(luma: Pyramid, spec: HexGrid | None) -> GridFit:
-    orientation, start = _coarse_lattice(luma)
-    return _finish(luma, spec, start, "automatic", orientation=orientation)
+def _automatic(luma: Pyramid, spec: HexGrid | None, size: tuple[int, int] | None,
+               lens_at: tuple[tuple[float, float], float]) -> GridFit:
+    lattice = _coarse_lattice(luma)
+    if spec is not None and spec.orientation is not lattice.orientation:
+        raise GridError(f"the scan shows a {lattice.orientation.value}-top grid, but the grid"
+                        f" file says {spec.orientation.value}-top")
+    return _finish(luma, spec, lattice.affine(), "automatic", orientation=lattice.orientation,
+                   light=lattice.light, size=size, lens_at=lens_at)
 
 
 # -- refinement and framing ---------------------------------------------------------
@@ -307,12 +351,16 @@ def _layout_matrix(grid: HexGrid) -> F64:
 
 
 def _finish(luma: Pyramid, spec: HexGrid | None, start: F64, method: str, *,
-            frame: HexGrid | None = None, orientation: Orientation | None = None) -> GridFit:
+            frame: HexGrid | None = None, orientation: Orientation | None = None,
+            light: bool | None = None, size: tuple[int, int] | None = None,
+            seeds: Sequence[Hex] = (),
+            lens_at: tuple[tuple[float, float], float] | None = None) -> GridFit:
     """Refine ``start`` (pitch units -> scan pixels) on the image and frame the map's hexes.
 
     ``frame`` is a grid whose numbering the start already uses (anchors name
-    ids); without it the start's axial frame is provisional and re-based on
-    the hexes found.
+    ids, ``seeds`` their hexes); without it the start's axial frame is
+    provisional and re-based on the hexes found. ``light`` says the grid is
+    printed light on dark; ``None`` reads it off the image.
     """
     if orientation is None:
         known_grid = spec or frame
@@ -324,40 +372,66 @@ def _finish(luma: Pyramid, spec: HexGrid | None, start: F64, method: str, *,
                          f" (need at least {MIN_HEX_WIDTH:.0f} px); scan at a higher resolution")
     small, scale = luma.reduced(width / _WORK_HEX)
     to_work = np.linalg.inv(scale.matrix())
-    ink = ink_map(small, max(5, int(0.16 * width / scale.fx) | 1))
+    kernel = max(5, int(0.16 * width / scale.fx) | 1)
     h_work = to_work @ start
+    if light is None:
+        light = _printed_light(small, kernel, orientation, h_work)
+    ink = ink_map(small, kernel, light=light)
     if method == "layout":
         # A layout from elsewhere (another scan of the map) may be off by more than
         # refinement reaches: put its hexes on the printed lattice first.
         h_work = _snap_phase(ink, h_work, orientation)
-    known = frame is not None or (spec is not None and spec.layout is not None)
+    # The map's hexes are known when the grid is given and anchored or laid out.
+    known = spec is not None and (frame is not None or spec.layout is not None)
     candidates = (spec.hexes() if spec is not None and known
                   else _candidates(h_work, orientation, small.shape))
     uv = hex_units(candidates, orientation)
-    response = response_map(ink, h_work[:2, :2], orientation)
-    refined = refine(response, uv, h_work, width / scale.fx)
+    start_p = Projection(scale.matrix() @ h_work)
+    refined = refine(ink, orientation, uv, start_p, scale, width / scale.fx, lens_at=lens_at)
     if refined is None:
         if method == "automatic":
             raise GridError("no hex outlines found on the scan; give anchors"
                             " (--anchor 0101=x,y) or a grid file (--grid)")
-        residual, support, h_fit = math.nan, 0, h_work
+        residual, support, p = math.nan, 0, start_p
     else:
-        h_fit = refined.homography
-        residual, support = refined.residual * scale.fx, int(refined.measured.sum())
+        p = refined.projection
+        residual, support = refined.residual, int(refined.measured.sum())
         method += " + refined"
     if spec is not None and known:
         grid = spec
-        origin = _best_shift(ink, h_fit, spec) if method.startswith("layout") else Hex(0, 0)
+        origin = (_best_shift(ink, on_work(p, scale), spec) if method.startswith("layout")
+                  else Hex(0, 0))
     else:
-        grid, origin = _frame(ink, h_fit, candidates, orientation, spec, frame,
-                              refined.measured if refined is not None else None)
-    shift = np.eye(3)
-    shift[:2, 2] = hex_units([origin], orientation)[0]
-    homography = scale.matrix() @ h_fit @ shift
-    fitted = with_layout(grid, layout_from_homography(grid, homography))
-    fit = GridFit(fitted, homography, residual, support, method)
+        grid, origin = _frame(ink, on_work(p, scale), candidates, orientation, spec, frame,
+                              refined.measured if refined is not None else None, size, seeds)
+    if refined is not None:
+        # The map's own hexes only: a key, a track or a margin must not pull the fit.
+        mine = np.array([(h.q + origin.q, h.r + origin.r) for h in grid.hexes()], np.int64)
+        use = among(np.array([(h.q, h.r) for h in candidates], np.int64), mine)
+        refined = refit(refined, use, uv, lens_at=lens_at)
+        p, residual = refined.projection, refined.residual
+        support = int(refined.measured.sum())
+    p = p.moved(*hex_units([origin], orientation)[0])
+    fitted = with_layout(grid, layout_from_projection(grid, p))
+    fit = GridFit(fitted, p.homography, residual, support, method, p.lens, p.bend)
     _inside(fit, luma.shape)
     return fit
+
+
+def _printed_light(small: NDArray[np.uint8], kernel: int, orientation: Orientation,
+                   h_work: F64) -> bool:
+    """Whether the grid a start puts on the image is printed light (a white grid).
+
+    Read in the middle of the image, about ten hexes across, where a start that is
+    a little off in pitch or angle (a layout from another scan) still folds sharply.
+    """
+    side = int(_POLARITY_HEXES * _width(h_work, orientation))
+    h, w = small.shape
+    y0, x0 = max(0, (h - side) // 2), max(0, (w - side) // 2)
+    middle = np.ascontiguousarray(small[y0: y0 + side, x0: x0 + side])
+    scores = [outline_match(ink_map(middle, kernel, light=light), orientation, h_work[:2, :2])
+              for light in (False, True)]
+    return scores[1] > scores[0]
 
 
 def _snap_phase(ink: F32, h_work: F64, orientation: Orientation) -> F64:
@@ -373,7 +447,7 @@ def _snap_phase(ink: F32, h_work: F64, orientation: Orientation) -> F64:
     return out
 
 
-def _best_shift(ink: F32, h_work: F64, spec: HexGrid) -> Hex:
+def _best_shift(ink: F32, to_work: Callable[[F64], F64], spec: HexGrid) -> Hex:
     """The whole-hex shift (up to two hexes) under which the most of the map's hexes are printed.
 
     A layout off by a hex or more still fits the printed lattice, one hex over;
@@ -386,7 +460,7 @@ def _best_shift(ink: F32, h_work: F64, spec: HexGrid) -> Hex:
     best, best_count = Hex(0, 0), -1
     for s in shifts:
         moved = [Hex(h.q + s.q, h.r + s.r) for h in hexes]
-        scores = side_scores(ink, h_work, moved, spec.orientation)
+        scores = side_scores(ink, to_work, moved, spec.orientation)
         count = int(present_hexes(scores, float(np.quantile(scores, 0.9))).sum())
         if count > best_count:
             best, best_count = s, count
@@ -414,24 +488,65 @@ def _candidates(h_work: F64, orientation: Orientation, shape: tuple[int, ...]) -
     return [h for h, k in zip(out, keep, strict=True) if k]
 
 
-def _frame(ink: F32, h_work: F64, candidates: list[Hex], orientation: Orientation,
-           spec: HexGrid | None, frame: HexGrid | None,
-           measured: NDArray[np.bool_] | None) -> tuple[HexGrid, Hex]:
+def _frame(ink: F32, to_work: Callable[[F64], F64], candidates: list[Hex],
+           orientation: Orientation, spec: HexGrid | None, frame: HexGrid | None,
+           measured: NDArray[np.bool_] | None, size: tuple[int, int] | None,
+           seeds: Sequence[Hex]) -> tuple[HexGrid, Hex]:
     """The map's grid and the candidate hex that is its top-left (lattice 0, 0)."""
-    scores = side_scores(ink, h_work, candidates, orientation)
+    scores = side_scores(ink, to_work, candidates, orientation)
     reference_rows = scores[measured] if measured is not None and measured.any() else scores
     reference = float(np.median(reference_rows))
-    found = [h for h, p in zip(candidates, present_hexes(scores, reference), strict=True) if p]
+    if frame is None and (spec is not None or size is not None):
+        return _placed(candidates, inked_share(scores, reference), orientation, spec, size)
+    present = present_hexes(scores, reference)
     if frame is None:
-        return frame_hexes(found, orientation, spec)
-    # Anchors fixed the numbering: the map runs from column 0, row 0 to the last hex found.
-    offsets = [frame.offset(h) for h in found]
-    if not offsets or min(c for c, _ in offsets) < 0 or min(r for _, r in offsets) < 0:
-        raise GridError("hexes are printed before the first column or row the anchors imply;"
-                        " check the anchors' ids, or give the grid (--grid)")
+        return frame_hexes(connected_field(candidates, present), orientation)
+    # Anchors fixed the numbering: the map runs from column 0, row 0 over the anchors
+    # and the printed hexes joined to them (a key or a track drawn apart is not the
+    # map; an anchored corner hex cut by the frame is).
+    near = [Hex(h.q + dq, h.r + dr) for h in seeds for dq, dr in _AROUND]
+    found = connected_field(candidates, present, near)
+    offsets = [frame.offset(h) for h in [*found, *seeds]]
     cols = max(c for c, _ in offsets) + 1
     rows = max(r for _, r in offsets) + 1
+    # A stray hex or two before the first line (a notch outlined by the border) is
+    # not the map; a line of them says the anchors' ids are off.
+    before_col = sum(1 for c, _ in offsets if c < 0)
+    before_row = sum(1 for _, r in offsets if r < 0)
+    if before_col > rows // 2 or before_row > cols // 2:
+        raise GridError("hexes are printed before the first column or row the anchors imply;"
+                        " check the anchors' ids, or give the grid (--grid)")
     return HexGrid(orientation, frame.numbering, cols, rows), Hex(0, 0)
+
+
+def _placed(candidates: list[Hex], share: F64, orientation: Orientation,
+            spec: HexGrid | None, size: tuple[int, int] | None) -> tuple[HexGrid, Hex]:
+    """The grid of known size placed where it fits the printed lattice best."""
+    if spec is not None:
+        grid = HexGrid(orientation, spec.numbering, spec.cols, spec.rows, spec.exclude)
+        return grid, place_grid(candidates, share, grid)
+    assert size is not None
+    # Only the size is known: each stagger is placed, and the better one kept.
+    tried: list[tuple[float, HexGrid, Hex]] = []
+    errors: list[GridError] = []
+    for word in _STAGGERS[orientation]:
+        grid = HexGrid(orientation, Numbering(stagger=word), *size)
+        try:
+            origin = place_grid(candidates, share, grid, given="--cols/--rows say")
+        except GridError as exc:
+            errors.append(exc)
+            continue
+        tried.append((_placement_score(candidates, share, grid, origin), grid, origin))
+    if not tried:
+        raise errors[-1]
+    _, grid, origin = max(tried, key=lambda t: t[0])
+    return grid, origin
+
+
+def _placement_score(candidates: list[Hex], share: F64, grid: HexGrid, origin: Hex) -> float:
+    lookup: dict[Hex, float] = dict(zip(candidates, share.tolist(), strict=True))
+    return float(sum(lookup.get(Hex(h.q + origin.q, h.r + origin.r), 0.0) - 0.5
+                     for h in grid.hexes()))
 
 
 def _inside(fit: GridFit, shape: tuple[int, ...]) -> None:

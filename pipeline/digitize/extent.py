@@ -2,25 +2,42 @@
 
 A hex is on the map when its outline is printed: at least five of its six
 sides carry ink (one may hide under a symbol or a river's gap). Hexes beyond
-the map edge share at most three sides with the map. The hexes found are then
-framed as the grid's columns and rows: the left-most column is column 0, the
-top row is row 0, and the stagger is whichever way the columns (or rows) zig
-and zag. A grid given by the user (``--grid``) must agree with what is found.
+the map edge share at most three sides with the map. A sheet may hold more than
+the map, though: a terrain key drawn as hexes, a turn track of boxes, a title
+block; and a map printed edge to edge has its outer hexes cut by the frame,
+showing only the sides they share with the map.
+
+So when the grid's columns and rows are known (``--grid``, ``--cols/--rows``),
+:func:`place_grid` slides that many columns and rows over the lattice and keeps
+the placement whose hexes show the most outline: every hex scores the share of
+its sides inked, less a half, so a map hex counts for it, a cut edge hex a little,
+a hex beyond the edge (three shared sides) nothing, and key, margin and table
+against. Two placements scoring alike, a printed grid going on beyond the
+placement (a line beyond it with many whole printed hexes), or a placement whose
+edge shows no more than hexes beyond an edge would are refused: the size or the
+stagger is not the map's.
+
+Unknown size: the map is the largest connected field of printed hexes
+(:func:`connected_field`; a key or a track stands apart), framed as columns and
+rows by :func:`frame_hexes`: the left-most column is column 0, the top row is
+row 0, and the stagger is whichever way the columns (or rows) zig and zag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.gridfit import apply_homography, hex_units
+from pipeline.digitize.gridfit import hex_units
 from pipeline.digitize.lattice import outline_units
 from pipeline.errors import GridError
 from pipeline.hexgrid import Hex, HexGrid, Numbering, Orientation, axial_to_offset
 
-__all__ = ["frame_hexes", "present_hexes", "side_scores"]
+__all__ = ["connected_field", "frame_hexes", "inked_share", "place_grid",
+           "present_hexes", "side_scores"]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
@@ -30,16 +47,16 @@ _WORDS = {Orientation.FLAT: ("odd-down", "even-down"),
           Orientation.POINTY: ("odd-right", "even-right")}
 
 
-def side_scores(ink: F32, homography: F64, hexes: Sequence[Hex], orientation: Orientation
-                ) -> F64:
+def side_scores(ink: F32, to_pixel: Callable[[F64], F64], hexes: Sequence[Hex],
+                orientation: Orientation) -> F64:
     """Mean ink along the middle of each of six sides, shape ``(n, 6)``.
 
-    ``homography`` maps pitch units to pixels of ``ink``; points off the image score 0.
+    ``to_pixel`` maps pitch units to pixels of ``ink``; points off the image score 0.
     """
     outline = outline_units(orientation, per_side=_PER_SIDE, inner=0.2)
     centres = hex_units(hexes, orientation)
     uv = (centres[:, None, :] + outline[None, :, :]).reshape(-1, 2)
-    xy = apply_homography(homography, uv)
+    xy = to_pixel(uv)
     h, w = ink.shape
     ix, iy = np.rint(xy[:, 0]).astype(np.int64), np.rint(xy[:, 1]).astype(np.int64)
     inside = (ix >= 0) & (ix < w) & (iy >= 0) & (iy < h)
@@ -62,45 +79,206 @@ def present_hexes(scores: F64, reference: float) -> NDArray[np.bool_]:
     return out
 
 
-MIN_FOUND = 0.95  # share of a given grid's hexes whose outlines must be found
+def inked_share(scores: F64, reference: float) -> F64:
+    """Share of each hex's six sides that carry ink (above 40% of ``reference``), ``(n,)``."""
+    out: F64 = (scores >= 0.4 * reference).sum(axis=1) / 6.0
+    return out
 
 
-def frame_hexes(found: Sequence[Hex], orientation: Orientation, spec: HexGrid | None
-                ) -> tuple[HexGrid, Hex]:
+_CONTINUES = 0.4  # a line beyond a placement with this share of printed hexes is map
+_EDGE = 0.55  # a placement's edge line must be better outlined than hexes beyond an edge
+_MARGIN = 0.1  # per hex of the shorter side: how much better the best placement must be
+
+
+def place_grid(candidates: Sequence[Hex], share: F64, grid: HexGrid, *,
+               given: str = "the grid file says") -> Hex:
+    """The lattice hex where ``grid``'s first column and row lie: its best placement.
+
+    ``candidates`` are the lattice hexes whose centres lie on the image and
+    ``share`` their :func:`inked_share`. Each placement of the grid's columns
+    and rows wholly on the image scores the sum of its hexes' shares less a half.
+    ``given`` names where the size came from, for messages.
+
+    Raises :class:`GridError` when the other stagger places the grid clearly
+    better, when the scan shows a larger printed grid (a line of well outlined
+    hexes right beyond the best placement) or a smaller one (an edge line no
+    better outlined than hexes beyond an edge), or when two placements are about
+    as good.
+
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=3, rows=2)
+    >>> lattice = [Hex(q, r) for q in range(-1, 5) for r in range(-3, 4)]
+    >>> field = {Hex(q + 1, r) for q, r in g.hexes()}  # the map starts one column in
+    >>> share = np.array([1.0 if h in field else 0.3 for h in lattice])
+    >>> place_grid(lattice, share, g)
+    Hex(q=1, r=0)
+    """
+    shape = np.array([(h.q, h.r) for h in grid.hexes()], np.int64).reshape(-1, 2)
+    best, score, second = _placements(candidates, share, shape)
+    if best is None:
+        raise GridError(f"the scan has no room for {grid.cols} x {grid.rows} hexes on the"
+                        f" printed lattice; check the columns and rows ({given}"
+                        f" {grid.cols} x {grid.rows})")
+    margin = _MARGIN * min(grid.cols, grid.rows)
+    hint = _stagger_hint(candidates, share, grid, score + margin)
+    lookup = dict(zip(candidates, share.tolist(), strict=True))
+    cols, rows, origin = _grown(lookup, grid, best)
+    if hint or (cols, rows) != (grid.cols, grid.rows):
+        found = sum(1 for c in range(cols) for r in range(rows)
+                    if lookup.get(_at(grid, origin, c, r), 0.0) >= 5 / 6)
+        raise GridError(f"found {found} hexes in {cols} columns x {rows} rows on the scan,"
+                        f" but {given} {grid.cols} x {grid.rows} ({len(grid.hexes())} hexes)"
+                        f"{hint}")
+    if second > score - margin:
+        raise GridError(f"the scan has room for {grid.cols} x {grid.rows} hexes in more than one"
+                        " place; give two anchors (--anchor 0101=x,y) to say which")
+    return best
+
+
+def _at(grid: HexGrid, origin: Hex, col: int, row: int) -> Hex:
+    h = grid.from_offset(col, row)
+    return Hex(origin.q + h.q, origin.r + h.r)
+
+
+def _placements(candidates: Sequence[Hex], share: F64, shape: NDArray[np.int64]
+                ) -> tuple[Hex | None, float, float]:
+    """The best placement's origin, its score and the best other placement's score."""
+    qr = np.array([(h.q, h.r) for h in candidates], np.int64).reshape(-1, 2)
+    lo = qr.min(axis=0) - shape.max(axis=0) - 1
+    span = qr.max(axis=0) - shape.min(axis=0) + 2 - lo
+    field = np.full((int(span[0]) + 1, int(span[1]) + 1), np.nan)
+    field[qr[:, 0] - lo[0], qr[:, 1] - lo[1]] = share - 0.5
+    cells = qr[:, None, :] + shape[None, :, :] - lo  # every candidate as the first hex
+    inside = ((cells >= 0) & (cells < np.array(field.shape))).all(axis=2)
+    cells = np.clip(cells, 0, np.array(field.shape) - 1)
+    values = np.where(inside, field[cells[..., 0], cells[..., 1]], np.nan)
+    totals = values.sum(axis=1)  # NaN where a hex of the placement is off the image
+    valid = np.isfinite(totals)
+    if not valid.any():
+        return None, -np.inf, -np.inf
+    order = np.argsort(-np.where(valid, totals, -np.inf), kind="stable")
+    first = int(order[0])
+    second = float(totals[order[1]]) if valid.sum() > 1 else -np.inf
+    return candidates[first], float(totals[first]), second
+
+
+def _stagger_hint(candidates: Sequence[Hex], share: F64, grid: HexGrid, beat: float) -> str:
+    """A hint to try the other stagger, when it places the grid with a score over ``beat``."""
+    parity, direction = grid.numbering.stagger.split("-")
+    other = f"{'odd' if parity == 'even' else 'even'}-{direction}"
+    flipped = HexGrid(grid.orientation, replace(grid.numbering, stagger=other), grid.cols,
+                      grid.rows)
+    shape = np.array([(h.q, h.r) for h in flipped.hexes()], np.int64)
+    _, flipped_score, _ = _placements(candidates, share, shape)
+    if flipped_score > beat:
+        lines = "columns" if grid.orientation is Orientation.FLAT else "rows"
+        return f"; the {lines} are staggered the other way (try stagger '{other}')"
+    return ""
+
+
+def _grown(lookup: dict[Hex, float], grid: HexGrid, origin: Hex) -> tuple[int, int, Hex]:
+    """The printed extent around a placement: lines beyond it added while many of
+    their hexes are printed whole (a grid going on; in alternate columns, when the
+    stagger is the other way), edge lines dropped while they are outlined no better
+    than hexes beyond an edge. Returns columns, rows and the new first hex."""
+    c0, r0, c1, r1 = 0, 0, grid.cols, grid.rows
+
+    def line(cols: range, rows: range) -> list[float]:
+        values = [lookup[h] for c in cols for r in rows
+                  if (h := _at(grid, origin, c, r)) in lookup]
+        return values if len(values) * 2 >= len(cols) * len(rows) else []
+
+    def mean(cols: range, rows: range) -> float:
+        values = line(cols, rows)
+        return float(np.mean(values)) if values else 0.0
+
+    def printed(cols: range, rows: range) -> float:
+        values = line(cols, rows)
+        return float(np.mean(np.array(values) >= 5 / 6)) if values else 0.0
+
+    for _ in range(4 * (grid.cols + grid.rows)):
+        moves = [
+            (printed(range(c0 - 1, c0), range(r0, r1)), (-1, 0, 0, 0)),
+            (printed(range(c1, c1 + 1), range(r0, r1)), (0, 0, 1, 0)),
+            (printed(range(c0, c1), range(r0 - 1, r0)), (0, -1, 0, 0)),
+            (printed(range(c0, c1), range(r1, r1 + 1)), (0, 0, 0, 1)),
+        ]
+        grow = [m for v, m in moves if v >= _CONTINUES]
+        shrink = []
+        if c1 - c0 > 1:
+            shrink += [(mean(range(c0, c0 + 1), range(r0, r1)), (1, 0, 0, 0)),
+                       (mean(range(c1 - 1, c1), range(r0, r1)), (0, 0, -1, 0))]
+        if r1 - r0 > 1:
+            shrink += [(mean(range(c0, c1), range(r0, r0 + 1)), (0, 1, 0, 0)),
+                       (mean(range(c0, c1), range(r1 - 1, r1)), (0, 0, 0, -1))]
+        weak = [m for v, m in shrink if v < _EDGE]
+        steps = grow or weak
+        if not steps:
+            break
+        step = steps[0]
+        c0, r0, c1, r1 = c0 + step[0], r0 + step[1], c1 + step[2], r1 + step[3]
+    # Re-base on the first hex; an odd column (row) shift keeps the numbering's parity
+    # only approximately, which is all an error message needs.
+    return c1 - c0, r1 - r0, _at(grid, origin, c0, r0)
+
+
+def connected_field(hexes: Sequence[Hex], present: NDArray[np.bool_],
+                    seeds: Sequence[Hex] = ()) -> list[Hex]:
+    """The present hexes joined to ``seeds`` through present neighbours, or, without
+    seeds, the largest such connected field.
+
+    >>> row = [Hex(q, 0) for q in range(6)]
+    >>> [h.q for h in connected_field(row, np.array([1, 1, 0, 1, 1, 1], bool))]
+    [3, 4, 5]
+    """
+    alive = {h for h, p in zip(hexes, present, strict=True) if p}
+    steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+    fields: list[set[Hex]] = []
+    seen: set[Hex] = set()
+    for start in sorted(alive):
+        if start in seen:
+            continue
+        field, todo = {start}, [start]
+        while todo:
+            h = todo.pop()
+            for dq, dr in steps:
+                n = Hex(h.q + dq, h.r + dr)
+                if n in alive and n not in field:
+                    field.add(n)
+                    todo.append(n)
+        seen |= field
+        fields.append(field)
+    if not fields:
+        return []
+    if seeds:
+        joined: set[Hex] = set()
+        for f in fields:
+            if any(s in f for s in seeds):
+                joined |= f
+        return sorted(joined)
+    largest: set[Hex] = max(fields, key=len)
+    return sorted(largest)
+
+
+def frame_hexes(found: Sequence[Hex], orientation: Orientation) -> tuple[HexGrid, Hex]:
     """The grid the found hexes make, and the found hex that is its top-left (lattice 0, 0).
 
-    With ``spec`` (orientation, numbering and size the user gave) the found
-    hexes must fill exactly its columns and rows (less its excluded hexes);
-    without, the stagger is the one that frames them best.
+    The columns and rows are the found hexes' bounding box, and the stagger is
+    the one that frames them best (a grid of known size is placed by
+    :func:`place_grid` instead).
+
+    >>> g = HexGrid(Orientation.FLAT, Numbering(stagger="odd-down"), cols=4, rows=3)
+    >>> grid, origin = frame_hexes(g.hexes(), Orientation.FLAT)
+    >>> grid.cols, grid.rows, grid.numbering.stagger, origin
+    (4, 3, 'odd-down', Hex(q=0, r=0))
     """
     if not found:
         raise GridError("no hex on the scan has a printed outline; give anchors "
                         "(--anchor 0101=x,y) or a grid file with a layout (--grid)")
-    if spec is not None and spec.orientation is not orientation:
-        raise GridError(f"the scan shows a {orientation.value}-top grid, but the grid file says"
-                        f" {spec.orientation.value}-top")
-    parities = (spec.numbering.shifted_parity(),) if spec is not None else (1, 0)
-    framed = [_frame(found, orientation, s) for s in parities]
+    framed = [_frame(found, orientation, s) for s in (1, 0)]
     # Best fill first; ties keep the order above (even-down, the usual way, first).
     origin, cols, rows, parity = max(framed, key=lambda f: len(found) / (f[1] * f[2]))
-    if spec is None:
-        numbering = Numbering(stagger=_WORDS[orientation][parity])
-        return HexGrid(orientation, numbering, cols, rows), origin
-    grid = HexGrid(orientation, spec.numbering, spec.cols, spec.rows, spec.exclude)
-    expected = len(grid.hexes())
-    # The grid file states the extent; the outlines found only place it. A few
-    # outlines lost to a crease or a stain do not make the frame wrong.
-    if (cols, rows) != (spec.cols, spec.rows) or not (
-            MIN_FOUND * expected <= len(found) <= expected):
-        other = _frame(found, orientation, 1 - parity)
-        hint = ""
-        if (other[1], other[2]) == (spec.cols, spec.rows) and len(found) == expected:
-            hint = (f"; the columns are staggered the other way (try stagger"
-                    f" '{_WORDS[orientation][1 - parity]}')")
-        raise GridError(f"found {len(found)} hexes in {cols} columns x {rows} rows on the scan,"
-                        f" but the grid file says {spec.cols} x {spec.rows} ({expected} hexes)"
-                        f"{hint}")
-    return grid, origin
+    numbering = Numbering(stagger=_WORDS[orientation][parity])
+    return HexGrid(orientation, numbering, cols, rows), origin
 
 
 def _frame(found: Sequence[Hex], orientation: Orientation, parity: int

@@ -64,7 +64,8 @@ class Digitization:
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
-                  grid: HexGrid | None = None, anchors: Mapping[str, Point] | None = None,
+                  grid: HexGrid | None = None, size: tuple[int, int] | None = None,
+                  anchors: Mapping[str, Point] | None = None,
                   samples: Mapping[str, Sequence[str]] | None = None, game: str = "digitized",
                   title: str | None = None, board: str = "map", source: str | None = None,
                   progress: Progress | None = None, fit: GridFit | None = None
@@ -79,6 +80,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         Terrain and feature colours (a :class:`Legend` or a legend file).
     grid
         What is known of the grid (orientation, numbering, size, maybe a layout).
+    size
+        The map's columns and rows, when no ``grid`` gives them.
     anchors
         Hex id -> pixel centre, for assisted calibration.
     samples
@@ -102,7 +105,7 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     key = legend if isinstance(legend, Legend) else load_legend(legend)
     tell("grid")
     if fit is None:
-        fit = calibrate(pixels, spec=grid, anchors=anchors, source=source)
+        fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
     tell("terrain")
     key = _sampled(pixels, fit, key, samples or {}, source)
     terrain, light = classify_hexes(pixels, fit, key)

@@ -11,7 +11,7 @@ from pipeline.digitize import calibrate, fit_anchors
 from pipeline.digitize.gridfile import grid_from_data, grid_from_spec
 from pipeline.digitize.gridfit import apply_homography, fit_homography, hex_units
 from pipeline.digitize.gridfit import robust_homography
-from pipeline.digitize.lattice import find_lattice
+from pipeline.digitize.lattice import find_lattice, find_printed_lattice
 from pipeline.digitize.calibrate import _middle_lattice
 from pipeline.digitize.ink import Pyramid, gray, ink_map
 from pipeline.errors import DataError, GridError, ImageError
@@ -173,8 +173,9 @@ def test_big_hexes_in_the_middle_are_looked_at_halved():
     full = _middle_lattice(luma, 0.0)
     layout = rendered.grid.layout
     assert layout is not None
-    for orientation, matrix in (halved, full):
-        assert orientation is Orientation.FLAT
+    for lattice in (halved, full):
+        orientation, matrix = lattice.orientation, lattice.affine()
+        assert orientation is Orientation.FLAT and not lattice.light
         assert matrix[:2, :2] == pytest.approx(np.reshape(layout.matrix, (2, 2)), abs=0.3)
         # The origin is a hex centre of the printed grid.
         uv = np.linalg.solve(matrix[:2, :2], matrix[:2, 2] - (layout.x0, layout.y0))
@@ -224,3 +225,22 @@ def test_an_anchor_off_the_map_is_named(demo, stretched):
     anchors = _clicked(rendered, scan, ("0101", "2501")) | {"3001": (10.0, 10.0)}
     with pytest.raises(GridError, match=r"anchor 3001 is not on the map \(25 columns x 22 rows"):
         calibrate(scan.image, spec=grid_from_spec(demo.boards[0].grid), anchors=anchors)
+
+
+def test_the_lattice_is_found_in_dark_or_light_strokes_and_through_a_screen():
+    palette = {"clear": "#8c9a3a", "woods": "#2f5d2a", "rough": "#8a5a2b", "marsh": "#3f7f7a",
+               "water": "#2d5f9e", "town": "#9e3b32"}
+    sample = sample_map("flat", 16, 14, seed=1)
+    dark = render_map(sample, RenderStyle(hex_size=40.0, textured=True)).image
+    white = render_map(sample, RenderStyle(hex_size=40.0, grid_color="#f6f6f0",
+                                           grid_width=0.05, palette=palette)).image
+    # A halftone screen: dark dots every 5 px over everything, as an offset print shows.
+    screened = dark.copy()
+    screened[::5, ::5] = (screened[::5, ::5] * 0.3).astype(np.uint8)
+    screened[2::5, 2::5] = (screened[2::5, 2::5] * 0.3).astype(np.uint8)
+    want = (40 * math.sqrt(3) / 2, 40.0)
+    for image, light in ((dark, False), (white, True), (screened, False)):
+        lattice = find_printed_lattice(gray(image))
+        assert lattice.orientation is Orientation.FLAT and lattice.light is light
+        assert np.hypot(*lattice.matrix.T) == pytest.approx(want, rel=0.01)
+        assert lattice.strength > 0.7  # the folded ink is a hex outline
