@@ -387,7 +387,9 @@ def _finish(luma: Pyramid, spec: HexGrid | None, start: F64, method: str, *,
                   else _candidates(h_work, orientation, small.shape))
     uv = hex_units(candidates, orientation)
     start_p = Projection(scale.matrix() @ h_work)
-    refined = refine(ink, orientation, uv, start_p, scale, width / scale.fx, lens_at=lens_at)
+    # Anchors are where the start is surely right: the fit grows from them.
+    refined = refine(ink, orientation, uv, start_p, scale, width / scale.fx, lens_at=lens_at,
+                     seeds=hex_units(seeds, orientation) if seeds else None)
     if refined is None:
         if method == "automatic":
             raise GridError("no hex outlines found on the scan; give anchors"

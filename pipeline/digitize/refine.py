@@ -189,16 +189,17 @@ def _vertex(a: F32, b: F32, c: F32) -> F64:
 
 def refine(ink: F32, orientation: Orientation, uv: F64, start: Projection, scale: Scale,
            hex_width: float, *, lens_at: tuple[tuple[float, float], float] | None = None,
-           windows: tuple[float, ...] = WINDOWS) -> Refined | None:
+           windows: tuple[float, ...] = WINDOWS, seeds: F64 | None = None) -> Refined | None:
     """Fit the projection (pitch units -> scan pixels) to the hex centres the image shows.
 
-    The wide rounds grow a region from the middle of the candidates: the hexes
-    within :data:`FIRST_REACH` pitch units first (where even a rough start is
-    right), twice as far each round, until the region holds them all and reaches
-    no more hexes. The narrow rounds then take every hex. Hexes are measured on the
-    :func:`response_map` of the ink with the start's outline; when the grid's hexes
-    change shape across the image by more than :data:`SHAPE_SPREAD` (perspective, a
-    lens), on a :func:`local_response_map` redrawn from the latest fit.
+    The wide rounds grow a region from the middle of the candidates (or from
+    ``seeds``, pitch units where the start is known to be right: anchors): the
+    hexes within :data:`FIRST_REACH` pitch units first, twice as far each round,
+    until the region holds them all and reaches no more hexes. The narrow rounds
+    then take every hex. Hexes are measured on the :func:`response_map` of the ink
+    with the start's outline; when the grid's hexes change shape across the image
+    by more than :data:`SHAPE_SPREAD` (perspective, a lens), on a
+    :func:`local_response_map` redrawn from the latest fit.
 
     Parameters
     ----------
@@ -218,13 +219,17 @@ def refine(ink: F32, orientation: Orientation, uv: F64, start: Projection, scale
         The lens centre and norm in scan pixels, to let the fit bend through a lens;
         ``None`` keeps it projective. (A bent sheet is left to :func:`refit`, once
         the map's own hexes are known.)
+    seeds
+        Pitch units ``(k, 2)`` the region grows from (default: the middle).
 
     Returns ``None`` when too few hexes show a clear outline to fit anything.
     """
     m = _Measures(ink, orientation, uv, scale, hex_width, start)
     floor = max(0.5, 0.01 * hex_width) * scale.fx
     p, measured = start, np.zeros(len(uv), bool)
-    distance = np.hypot(*(uv - np.median(uv, axis=0)).T)
+    centres = np.median(uv, axis=0)[None, :] if seeds is None or not len(seeds) else seeds
+    distance = np.min(np.hypot(uv[:, None, 0] - centres[None, :, 0],
+                               uv[:, None, 1] - centres[None, :, 1]), axis=1)
     reach, reached, fitted = FIRST_REACH, -1, False
     for _ in range(WIDE_ROUNDS):
         region = distance <= reach

@@ -118,10 +118,11 @@ def test_the_photo_is_fitted_through_a_lens():
     assert calibrate(_scan("keybox"), spec=_spec("keybox")).lens is None
 
 
-@pytest.mark.parametrize("name", ["keybox", "stipple"])
+@pytest.mark.parametrize("name", MAPS)
 def test_two_anchors_never_grow_the_grid_over_the_key(name):
     # The anchored corner hexes; no size given. On the keybox the key's hexes and the
-    # turn track stand apart from the map; on the stipple map both corners are cut.
+    # turn track stand apart from the map; on the stipple map both corners are cut; on
+    # the photo the two corners are where the anchors' affine grid is right.
     truth = _truth(name)
     ids = sorted(truth["centers_px"])
     anchors = {i: tuple(truth["centers_px"][i]) for i in (ids[0], ids[-1])}
