@@ -6,6 +6,7 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,15 @@ from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, l
 from pipeline.digitize.gridfile import load_grid
 from pipeline.digitize.outputs import UNSURE, geojson, geojson_text, overlay
 from pipeline.digitize.run import Progress
-from pipeline.errors import DataError
+from pipeline.errors import DataError, GridError
+from pipeline.hexgrid import HexGrid, Numbering, Orientation
 from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.model import dumps
 
 __all__ = ["digitize", "parse_anchor", "parse_sample"]
 
 MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
+_STAGGER = {"flat": "even-down", "pointy": "even-right"}  # the usual numbering
 
 
 def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
@@ -66,6 +69,13 @@ def parse_sample(text: str) -> tuple[str, str]:
 @click.option("--grid", "grid_path", type=InputPath(),
               help="Grid JSON (orientation, numbering, cols, rows, optional layout), or a"
               " map.json whose grid to use. Without it the grid is found on the scan.")
+@click.option("--cols", type=click.IntRange(min=1), help="Columns the map prints (with --rows;"
+              " they choose the map among a key, a track or margins on the scan).")
+@click.option("--rows", type=click.IntRange(min=1), help="Rows the map prints (with --cols).")
+@click.option("--orientation", type=click.Choice(["flat", "pointy"]),
+              help="Flat- or pointy-top, if not found on the scan (with --cols/--rows).")
+@click.option("--stagger", metavar="WORD", help="Which lines are shifted: even-down, odd-down"
+              " (flat), even-right, odd-right (pointy); with --cols/--rows.")
 @click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
               help="A hex centre on the scan, in pixels (repeat: two or more).")
 @click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX",
@@ -81,14 +91,19 @@ def parse_sample(text: str) -> tuple[str, str]:
 @json_option
 @quiet_option
 def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
+             cols: int | None, rows: int | None, orientation: str | None, stagger: str | None,
              anchors: tuple[str, ...], samples: tuple[str, ...], overlay_path: Path | None,
              geojson_path: Path | None, game: str, title: str | None, as_json: bool,
              quiet: bool) -> None:
     """Read a map scan into map data: the grid, terrain per hex, hexside features.
 
-    The grid is found on the scan (flat- or pointy-top, any pitch, turned a
-    few degrees), or fitted to two or more --anchor hex centres, or taken from
-    --grid and refined. Each hex gets the legend terrain most of it shows, with
+    The grid is found on the scan (flat- or pointy-top, printed dark or light,
+    any pitch, turned a few degrees, photographed at an angle through a phone's
+    lens), or fitted to two or more --anchor hex centres, or taken from --grid
+    and refined. Give the map's --cols and --rows (or a --grid with them) when
+    the sheet also holds a terrain key, a turn track or a title block, or when
+    its frame cuts the outer hexes: the map is then the best placement of that
+    many hexes on the printed grid. Each hex gets the legend terrain most of it shows, with
     area shares and a confidence; hexsides get the rivers and bars along them
     and the roads and bridges across them. Nothing is written unless all goes
     well; every file is written whole or not at all.
@@ -100,8 +115,10 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
           --overlay check.png --geojson map.geojson
       bocage digitize scan.png -l legend.json -o map.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412
+      bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
     """
-    pixels, result = _run(scan, legend_path, grid_path, anchors, samples, game, title,
+    grid, size = _grid(grid_path, cols, rows, orientation, stagger)
+    pixels, result = _run(scan, legend_path, grid, size, anchors, samples, game, title,
                           show_progress=not (quiet or as_json))
     files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
     for path, data in files.items():
@@ -115,9 +132,37 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
         _print(result, scan, list(files))
 
 
-def _run(scan: Path, legend_path: Path, grid_path: Path | None, anchors: tuple[str, ...],
-         samples: tuple[str, ...], game: str, title: str | None, *, show_progress: bool
-         ) -> tuple[NDArray[np.uint8], Digitization]:
+def _grid(grid_path: Path | None, cols: int | None, rows: int | None,
+          orientation: str | None, stagger: str | None
+          ) -> tuple[HexGrid | None, tuple[int, int] | None]:
+    """What is known of the grid: a grid (the file, the options over it) or only a size."""
+    if (cols is None) != (rows is None):
+        raise DataError(None, "--cols" if cols is None else "--rows",
+                        "give the map's columns and rows together (--cols N --rows M)")
+    grid = load_grid(grid_path) if grid_path is not None else None
+    if grid is None and not (orientation or stagger):
+        # Only a size (or nothing): the orientation and stagger are read off the scan.
+        return None, (cols, rows) if cols is not None and rows is not None else None
+    if grid is None and cols is None:
+        raise DataError(None, "--orientation" if orientation else "--stagger",
+                        "needs the map's size too (--cols N --rows M), or a --grid file")
+    try:
+        if grid is None:
+            numbering = Numbering(stagger=stagger or _STAGGER[orientation or "flat"])
+            grid = HexGrid(Orientation(orientation) if orientation else numbering.orientation(),
+                           numbering)
+        numbering = replace(grid.numbering, stagger=stagger) if stagger else grid.numbering
+        kind = (Orientation(orientation) if orientation
+                else numbering.orientation() if stagger else grid.orientation)
+        return HexGrid(kind, numbering, cols or grid.cols, rows or grid.rows, grid.exclude,
+                       grid.layout), None
+    except GridError as exc:
+        raise DataError(None, "--stagger" if stagger else "--orientation", str(exc)) from None
+
+
+def _run(scan: Path, legend_path: Path, grid: HexGrid | None, size: tuple[int, int] | None,
+         anchors: tuple[str, ...], samples: tuple[str, ...], game: str, title: str | None, *,
+         show_progress: bool) -> tuple[NDArray[np.uint8], Digitization]:
     if len(anchors) > MAX_ANCHORS:
         raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
                         " two to a few dozen well-spread hexes fix the grid")
@@ -128,12 +173,11 @@ def _run(scan: Path, legend_path: Path, grid_path: Path | None, anchors: tuple[s
     for text in samples:
         name, hex_id = parse_sample(text)
         sample_map.setdefault(name, []).append(hex_id)
-    grid = load_grid(grid_path) if grid_path is not None else None
     with _progress(show_progress) as progress:
         pixels = load_scan(scan)
-        result = digitize_scan(pixels, legend_path, grid=grid, anchors=anchor_map or None,
-                               samples=sample_map, game=game, title=title, source=str(scan),
-                               progress=progress)
+        result = digitize_scan(pixels, legend_path, grid=grid, size=size,
+                               anchors=anchor_map or None, samples=sample_map, game=game,
+                               title=title, source=str(scan), progress=progress)
     return pixels, result
 
 

@@ -157,3 +157,38 @@ def test_help_names_every_option():
     for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--overlay",
                    "--geojson", "--game", "--title", "--json", "--quiet"):
         assert option in stdout
+
+
+def test_cols_and_rows_choose_the_map_and_the_grid_options_override_the_file(tmp_path,
+                                                                           scan_file):
+    out = tmp_path / "map.json"
+    code, stdout, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(out),
+                               "--cols", "25", "--rows", "22", "--json")
+    assert code == 0, stderr
+    summary = json.loads(stdout)
+    assert (summary["grid"]["cols"], summary["grid"]["rows"]) == (25, 22)
+    assert summary["grid"]["stagger"] == "even-down" and summary["hexes"] == 550
+    # The printed grid has 25 columns: a size that is not the map's is refused in one
+    # line naming what the scan shows, and nothing is written.
+    code, _, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "x.json"),
+                          "--grid", str(DEMO_MAP), "--cols", "24", "--rows", "22")
+    assert code == 2 and stderr.count("\n") == 1
+    assert "found 550 hexes in 25 columns x 22 rows on the scan" in stderr
+    code, _, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "y.json"),
+                          "--cols", "25", "--rows", "22", "--stagger", "odd-down")
+    assert code == 2 and "try stagger 'even-down'" in stderr
+    assert not (tmp_path / "x.json").exists() and not (tmp_path / "y.json").exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--cols", "25"], "--rows: give the map's columns and rows together"),
+    (["--orientation", "flat"], "--orientation: needs the map's size too"),
+    (["--cols", "25", "--rows", "22", "--stagger", "sideways"], "unknown stagger 'sideways'"),
+    (["--cols", "25", "--rows", "22", "--orientation", "pointy", "--stagger", "even-down"],
+     "does not suit a pointy-top grid"),
+])
+def test_grid_options_that_do_not_make_a_grid_are_refused(tmp_path, scan_file, args, message):
+    code, _, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
+                          *args)
+    assert code == 2 and message in stderr and stderr.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
