@@ -415,6 +415,9 @@ def _finish(luma: Pyramid, spec: HexGrid | None, start: F64, method: str, *,
         support = int(refined.measured.sum())
     p = p.moved(*hex_units([origin], orientation)[0])
     fitted = with_layout(grid, layout_from_projection(grid, p))
+    # Said in map.json's notes: its affine layout does not hold a lens or a bend.
+    method += (f" + lens (k1 {p.lens.k1:+.4f})" if p.lens is not None else "") + (
+        " + bend" if p.bend is not None else "")
     fit = GridFit(fitted, p.homography, residual, support, method, p.lens, p.bend)
     _inside(fit, luma.shape)
     return fit

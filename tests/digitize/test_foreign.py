@@ -114,6 +114,7 @@ def test_columns_and_rows_alone_choose_the_field(name):
 def test_the_photo_is_fitted_through_a_lens():
     fit = calibrate(_scan("photo"), spec=_spec("photo"))
     assert fit.lens is not None and fit.lens.k1 == pytest.approx(-0.045, abs=0.01)
+    assert fit.method.startswith("automatic + refined + lens (k1 -0.04")
     # Flat prints and scans get no lens.
     assert calibrate(_scan("keybox"), spec=_spec("keybox")).lens is None
 
