@@ -86,6 +86,9 @@ def inked_share(scores: F64, reference: float) -> F64:
 
 
 _CONTINUES = 0.4  # a line beyond a placement with this share of printed hexes is map
+# Printed whole: all six sides inked. A hex beyond an edge shows the three sides it
+# shares with the map, and a frame line close by may ink two more, never all six.
+_WHOLE = 1.0 - 1e-9
 _EDGE = 0.55  # a placement's edge line must be better outlined than hexes beyond an edge
 _MARGIN = 0.1  # per hex of the shorter side: how much better the best placement must be
 
@@ -193,7 +196,7 @@ def _grown(lookup: dict[Hex, float], grid: HexGrid, origin: Hex) -> tuple[int, i
 
     def printed(cols: range, rows: range) -> float:
         values = line(cols, rows)
-        return float(np.mean(np.array(values) >= 5 / 6)) if values else 0.0
+        return float(np.mean(np.array(values) >= _WHOLE)) if values else 0.0
 
     for _ in range(4 * (grid.cols + grid.rows)):
         moves = [

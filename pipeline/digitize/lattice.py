@@ -47,6 +47,7 @@ _PAIR_PEAKS = 24  # the strongest peaks whose pairs are tried as lattice bases
 _SUPPORT_STEPS = 6.0  # a lattice is scored over its points this many steps around
 _NEAR_BEST = 0.5  # lattices scoring this share of the best compete on fineness
 CLEAR_OUTLINE = 0.7  # an outline match this good is a printed grid in that ink
+_TRIES = 4  # the finest lattices whose folds are matched against the outline
 _MATCH_PIXELS = 1_000_000  # an outline match reads about this many pixels
 
 
@@ -102,6 +103,10 @@ def outline_units(orientation: Orientation, per_side: int = 16, inner: float = 0
 def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
     """The hex lattice printed on a working image, from its ink map.
 
+    Of the lattices the autocorrelation supports, finest first, the first whose
+    folded ink clearly matches a hex outline (:data:`CLEAR_OUTLINE`) is taken, or
+    else the best matching of the few finest.
+
     Raises :class:`GridError` when the image shows no hex lattice.
     """
     # Detail finer than a couple of pixels (halftone screens, stipple, hatching)
@@ -113,11 +118,17 @@ def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
         raise GridError(f"the image is too small to find a hex grid in ({ink.shape[1]} x "
                         f"{ink.shape[0]} px at working size)")
     peaks = _peaks(ac, radius, min_pitch)
-    b1, b2 = _basis(ac, peaks, radius, min_pitch)
-    b1, b2 = _precise(ac, b1, b2, radius)
-    orientation, matrix = _orient(b1, b2)
-    origin, match = _fold_match(ink, orientation, matrix)
-    return Lattice(orientation, matrix, origin, match)
+    best: Lattice | None = None
+    for b1, b2 in _bases(ac, peaks, radius, min_pitch)[:_TRIES]:
+        b1, b2 = _precise(ac, b1, b2, radius)
+        orientation, matrix = _orient(b1, b2)
+        origin, match = _fold_match(ink, orientation, matrix)
+        if best is None or match > best.strength:
+            best = Lattice(orientation, matrix, origin, match)
+        if match >= CLEAR_OUTLINE:
+            break
+    assert best is not None  # _bases raises rather than give none
+    return best
 
 
 def find_printed_lattice(gray_image: NDArray[np.uint8], kernel: int = 7) -> Lattice:
@@ -194,16 +205,16 @@ def _peaks(ac: F64, radius: int, min_pitch: float) -> list[tuple[float, F64]]:
             for i in order]
 
 
-def _basis(ac: F64, peaks: list[tuple[float, F64]], radius: int, min_pitch: float
-           ) -> tuple[F64, F64]:
-    """The finest hexagonal lattice the autocorrelation supports, and how strongly.
+def _bases(ac: F64, peaks: list[tuple[float, F64]], radius: int, min_pitch: float
+           ) -> list[tuple[F64, F64]]:
+    """The hexagonal lattices the autocorrelation supports, finest first.
 
     Every pair of strong peaks spans a lattice; those that are not hexagonal are
     dropped, and each other one is scored by the median autocorrelation over its
     points (a lattice that is really printed peaks at every one of them). A
     coarser lattice (every second hex) scores as well as the true one, a finer one
     (half steps) much worse, so of the lattices scoring near the best the finest
-    is taken. Finer lattices than any pair gave are tried too.
+    is first. Finer lattices than any pair gave are tried too.
     """
     centre = float(ac[ac.shape[0] // 2, ac.shape[1] // 2])
     half = [p for _, p in peaks if p[1] > 0 or (p[1] == 0 and p[0] > 0)][:_PAIR_PEAKS]
@@ -254,13 +265,18 @@ def _basis(ac: F64, peaks: list[tuple[float, F64]], radius: int, min_pitch: floa
     if best <= 0:
         raise GridError("no hex grid found on the scan (no repeating lines); "
                         "give anchors (--anchor 0101=x,y) or a grid file (--grid)")
-    fair = [t for t in scored.values() if t[0] >= _NEAR_BEST * best]
-    finest = min(abs(_cross(t[1], t[2])) for t in fair)
-    # Bases read off rounded peaks differ by a pixel: lattices of about the same
-    # cell are one lattice, and the best supported reading of it is taken.
-    _, b1, b2 = max((t for t in fair if abs(_cross(t[1], t[2])) <= 1.3 * finest),
-                    key=lambda t: t[0])
-    return b1, b2
+    fair = sorted((t for t in scored.values() if t[0] >= _NEAR_BEST * best),
+                  key=lambda t: abs(_cross(t[1], t[2])))
+    out: list[tuple[F64, F64]] = []
+    while fair:
+        # Bases read off rounded peaks differ by a pixel: lattices of about the same
+        # cell are one lattice, and the best supported reading of it is taken.
+        finest = abs(_cross(fair[0][1], fair[0][2]))
+        same = [t for t in fair if abs(_cross(t[1], t[2])) <= 1.3 * finest]
+        _, b1, b2 = max(same, key=lambda t: t[0])
+        out.append((b1, b2))
+        fair = [t for t in fair if abs(_cross(t[1], t[2])) > 1.3 * finest]
+    return out
 
 
 def _shape(b1: F64, b2: F64) -> tuple[float, float]:

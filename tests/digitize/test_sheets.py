@@ -11,7 +11,10 @@ centres are known exactly) and makes it into what a builder really scans:
   streaked table.
 
 The photo's warp is written here with NumPy and OpenCV, not with the digitizer's
-own lens model, so the test checks that model against an independent one.
+own lens model, so the test checks that model against an independent one. The
+render bench's sample sheets (:mod:`pipeline.render.styles`: icons over realms,
+stipple edge to edge, halftone, a sheet with key and turn track, a phone photo) are
+calibrated with the grid as printed, as a builder would.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from pipeline.errors import GridError
 from pipeline.hexgrid import HexGrid, Orientation
 from pipeline.model import MapData
 from pipeline.render import Rendered, RenderStyle, render_map, sample_map
+from pipeline.render.styles import SAMPLES, sample_sheet
+from pipeline.render.truth import truth_document
 
 HEX = 48.0
 # Saturated fills (the photo map's vintage style) under a white grid.
@@ -209,3 +214,19 @@ def test_a_phone_photo_of_the_sheet_is_fitted_through_its_lens(style, k1):
     uv = hex_units([fit.grid.hex(i) for i in ids], Orientation.FLAT)
     plain = Projection(fit_homography(uv, want)).to_pixel(uv)
     assert (np.hypot(*(plain - want).T) / width).mean() > 0.01
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("name", SAMPLES)
+def test_the_render_benchs_sample_sheets_are_calibrated_as_printed(name, seed):
+    rendered, scan = sample_sheet(name, seed).make()
+    truth = truth_document(rendered, scan)
+    g = rendered.grid
+    fit = calibrate(scan.image, spec=HexGrid(g.orientation, g.numbering, g.cols, g.rows))
+    ids = sorted(truth["centers_px"])
+    assert len(fit.grid.hexes()) == len(ids) and all(fit.grid.has_id(i) for i in ids)
+    got = fit.centres([fit.grid.hex(i) for i in ids])
+    errors = np.hypot(*(got - np.array([truth["centers_px"][i] for i in ids])).T) / (
+        float(truth["hex_size_px"]) * math.sqrt(3))
+    assert errors.mean() <= 0.01, f"{name} {seed}: mean {errors.mean():.2%}"
+    assert errors.max() <= 0.03, f"{name} {seed}: max {errors.max():.2%}"
