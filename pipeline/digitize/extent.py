@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -229,37 +230,32 @@ def connected_field(hexes: Sequence[Hex], present: NDArray[np.bool_],
     """The present hexes joined to ``seeds`` through present neighbours, or, without
     seeds, the largest such connected field.
 
+    Each hex is drawn as a 2 x 1 block at doubled coordinates ``(2q + r, r)``, where
+    exactly its six neighbours' blocks touch it edge to edge, and OpenCV labels the
+    4-connected pieces.
+
     >>> row = [Hex(q, 0) for q in range(6)]
     >>> [h.q for h in connected_field(row, np.array([1, 1, 0, 1, 1, 1], bool))]
     [3, 4, 5]
     """
-    alive = {h for h, p in zip(hexes, present, strict=True) if p}
-    steps = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-    fields: list[set[Hex]] = []
-    seen: set[Hex] = set()
-    for start in sorted(alive):
-        if start in seen:
-            continue
-        field, todo = {start}, [start]
-        while todo:
-            h = todo.pop()
-            for dq, dr in steps:
-                n = Hex(h.q + dq, h.r + dr)
-                if n in alive and n not in field:
-                    field.add(n)
-                    todo.append(n)
-        seen |= field
-        fields.append(field)
-    if not fields:
+    alive = [h for h, p in zip(hexes, present, strict=True) if p]
+    if not alive:
         return []
+    qr = np.array(alive, np.int64).reshape(-1, 2)
+    x, y = 2 * qr[:, 0] + qr[:, 1], qr[:, 1]
+    x0, y0 = int(x.min()), int(y.min())
+    blocks = np.zeros((int(y.max()) - y0 + 1, int(x.max()) - x0 + 2), np.uint8)
+    blocks[y - y0, x - x0] = 1
+    blocks[y - y0, x - x0 + 1] = 1
+    _, labels = cv2.connectedComponents(blocks, connectivity=4)
+    label = labels[y - y0, x - x0]
     if seeds:
-        joined: set[Hex] = set()
-        for f in fields:
-            if any(s in f for s in seeds):
-                joined |= f
-        return sorted(joined)
-    largest: set[Hex] = max(fields, key=len)
-    return sorted(largest)
+        where = {h: i for i, h in enumerate(alive)}
+        wanted = {int(label[where[s]]) for s in seeds if s in where}
+        keep = np.isin(label, list(wanted))
+    else:
+        keep = label == int(np.argmax(np.bincount(label)))
+    return sorted(h for h, k in zip(alive, keep, strict=True) if k)
 
 
 def frame_hexes(found: Sequence[Hex], orientation: Orientation) -> tuple[HexGrid, Hex]:

@@ -301,7 +301,8 @@ def fit_centres(grid: HexGrid, centres: Mapping[str, tuple[float, float]], *,
 
 def fit_projection(uv: F64, xy: F64, *,
                    lens_at: tuple[tuple[float, float], float] | None = None,
-                   bend: bool = False, start: Projection | None = None) -> Projection:
+                   bend: bool = False, start: Projection | None = None,
+                   gate: bool = True) -> Projection:
     """The projection through measured points: homography, and the lens and bend they need.
 
     An affine map, or from eight points a homography when its perspective lowers
@@ -314,7 +315,8 @@ def fit_projection(uv: F64, xy: F64, *,
     pincushion), and ``bend`` allows a bend from :data:`BEND_MIN`
     points, kept when, fitted to either half of the points, it predicts the other
     half better. ``start`` (an earlier fit to about the same points) starts the
-    lens's search from its lens.
+    lens's search from its lens. ``gate=False`` skips the look at the residuals
+    (a caller that has already decided a lens or bend is called for).
 
     >>> u, v = np.meshgrid(np.arange(10.0), np.arange(8.0))
     >>> uv = np.column_stack([u.ravel(), v.ravel()])
@@ -333,7 +335,7 @@ def fit_projection(uv: F64, xy: F64, *,
     out = Projection(h)
     lens_ok = lens_at is not None and len(uv) >= LENS_MIN
     bend_ok = bend and len(uv) >= BEND_MIN
-    if not (lens_ok or bend_ok) or not _distorted(out, uv, xy):
+    if not (lens_ok or bend_ok) or (gate and not _distorted(out, uv, xy)):
         return out
     if lens_ok:
         assert lens_at is not None
@@ -346,7 +348,7 @@ def fit_projection(uv: F64, xy: F64, *,
         if _pays(_rss(out, uv, xy), _rss(with_lens, uv, xy), len(uv), extra=1) and (
                 max(abs(lens.k1), abs(lens.k2)) <= _LARGEST_K):
             out = with_lens
-    if bend_ok and _distorted(out, uv, xy):
+    if bend_ok and (not gate or _distorted(out, uv, xy)):
         out = _with_bend(out, uv, xy)
     return out
 
@@ -358,15 +360,15 @@ def _distorted(p: Projection, uv: F64, xy: F64) -> bool:
     hex). A flat scan's measurement bias, which follows the terrain from hex to hex,
     agrees about 0.4 and shares 0.3% of a hex; a phone's lens agrees 0.9 and 5%."""
     rest = xy - p.to_pixel(uv)
-    agreement = neighbour_agreement(uv, rest)
-    if agreement < _AGREE:
-        return False
     centre = uv.mean(axis=0)
     corners = Projection(p.homography).to_pixel(np.array([centre, centre + (1, 0),
                                                            centre + (0, 1)]))
     pitch = math.sqrt(abs(_cross(corners[1] - corners[0], corners[2] - corners[0])))
-    shared = math.sqrt(agreement * float(np.mean(np.sum(rest ** 2, axis=1))))
-    return shared >= _WORTH * pitch
+    power = float(np.mean(np.sum(rest ** 2, axis=1)))
+    if power < (_WORTH * pitch) ** 2:
+        return False  # even all shared, too little to matter (no need to look closer)
+    agreement = neighbour_agreement(uv, rest)
+    return agreement >= _AGREE and math.sqrt(agreement * power) >= _WORTH * pitch
 
 
 def _cross(a: F64, b: F64) -> float:
@@ -395,9 +397,12 @@ def neighbour_agreement(uv: F64, rest: F64) -> float:
     total = np.zeros_like(rest)
     count = np.zeros(len(uv))
     # Flat-top neighbours are (0, +-1) and (+-1, +-1/2), pointy-top ones (+-1, 0) and
-    # (+-1/2, +-1) pitch units; a lattice holds only its own six.
-    for du, dv in ((0, 2), (0, -2), (2, 1), (2, -1), (-2, 1), (-2, -1),
-                   (2, 0), (-2, 0), (1, 2), (1, -2), (-1, 2), (-1, -2)):
+    # (+-1/2, +-1) pitch units (here doubled); a flat lattice has whole u, a pointy one
+    # whole v.
+    flat = bool(np.all(key[:, 0] % 2 == key[0, 0] % 2))
+    steps = (((0, 2), (0, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)) if flat else
+             ((2, 0), (-2, 0), (1, 2), (1, -2), (-1, 2), (-1, -2)))
+    for du, dv in steps:
         want = (key[:, 0] + 4 + du) * base + key[:, 1] + 4 + dv
         at = np.clip(np.searchsorted(sorted_code, want), 0, len(code) - 1)
         hit = sorted_code[at] == want
@@ -466,7 +471,10 @@ def robust_projection(uv: F64, xy: F64, *, floor: float,
         if new.sum() < 4 or np.array_equal(new, keep):
             break
         keep = new
-        p = fit_projection(uv[keep], xy[keep], lens_at=lens_at, bend=bend, start=p)
+        # Once a lens (or bend) is called for, the refits only refine it; until then
+        # each refit, with fewer strays, looks again.
+        p = fit_projection(uv[keep], xy[keep], lens_at=lens_at, bend=bend, start=p,
+                           gate=p.lens is None and p.bend is None)
     return p, keep
 
 

@@ -135,40 +135,43 @@ def find_printed_lattice(gray_image: NDArray[np.uint8], kernel: int = 7) -> Latt
     """The hex lattice of a gray working image, its grid printed dark or light.
 
     The lattice is looked for in the dark-stroke ink map
-    (:func:`~pipeline.digitize.ink.ink_map`) and read in both that and the
-    light-stroke one; unless it reads clearly as a dark grid (an outline match of
-    :data:`CLEAR_OUTLINE` or more, and better than in light strokes), it is looked
-    for in the light map too (a white grid over saturated fills). Of the lattices
-    found, read in either ink, the one whose folded ink looks most like a hex
-    outline wins, so a grid found more easily in the other map is still read in
-    its own ink.
+    (:func:`~pipeline.digitize.ink.ink_map`); if it folds clearly into a hex
+    outline there (a match of :data:`CLEAR_OUTLINE` or more), it is a dark grid.
+    Otherwise it is also looked for in the light-stroke map (a white grid over
+    saturated fills), and each lattice found is read in both inks: the one whose
+    folded ink looks most like a hex outline wins, so a grid found more easily in
+    the other map is still read in its own ink.
 
     Raises :class:`GridError` (the dark map's reason) when neither shows a lattice.
     """
-    inks = {False: ink_map(gray_image, kernel)}
+    inks: dict[bool, F32] = {}
+
+    def ink(light: bool) -> F32:
+        if light not in inks:
+            inks[light] = ink_map(gray_image, kernel, light=light)
+        return inks[light]
+
     found: list[Lattice] = []
     reason: GridError | None = None
     for light in (False, True):
-        inks.setdefault(light, ink_map(gray_image, kernel, light=light))
         try:
-            lattice = find_lattice(inks[light])
+            lattice = find_lattice(ink(light))
         except GridError as exc:
             reason = reason or exc
             continue
+        if not light and lattice.strength >= CLEAR_OUTLINE:
+            return lattice  # clearly a dark grid: no need to look in light strokes
         found.append(Lattice(lattice.orientation, lattice.matrix, lattice.origin,
                              lattice.strength, light))
         other = not light
-        inks.setdefault(other, ink_map(gray_image, kernel, light=other))
         found.append(Lattice(lattice.orientation, lattice.matrix, lattice.origin,
-                             outline_match(inks[other], lattice.orientation, lattice.matrix),
+                             outline_match(ink(other), lattice.orientation, lattice.matrix),
                              other))
-        if not light and found[0].strength >= max(found[1].strength, CLEAR_OUTLINE):
-            return found[0]  # clearly a dark grid: no need to look in light strokes
     if not found:
         assert reason is not None
         raise reason
     best = max(found, key=lambda t: t.strength)
-    origin = fold_origin(inks[best.light], best.orientation, best.matrix)
+    origin = fold_origin(ink(best.light), best.orientation, best.matrix)
     return Lattice(best.orientation, best.matrix, origin, best.strength, best.light)
 
 
