@@ -89,7 +89,7 @@ def candidate(result: Any) -> dict[str, Any]:
         out["hexes"][hex_id] = entry
         out["centers_px"][hex_id] = [float(c[0]), float(c[1])]
     for side, names in result.hexsides.items():
-        if names:
+        if names and grid.contains(side.a) and grid.contains(side.b):
             out["hexsides"].append({"hexes": sorted([grid.id(side.a), grid.id(side.b)]),
                                     "features": sorted(names)})
     return out
@@ -146,8 +146,8 @@ def truth_fit(truth: Mapping[str, Any], grid: Any, image: Path) -> Any:
                        image_shape=(height, width))
 
 
-def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False
-            ) -> tuple[Figures, dict[str, Any]]:
+def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+            **options: Any) -> tuple[Figures, dict[str, Any]]:
     """Digitize one bench map as set up, and score it."""
     from pipeline.digitize import digitize_scan, legend_from_data
     from pipeline.digitize.gridfile import grid_from_data
@@ -155,7 +155,7 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     truth = truth_of(folder, name)
     grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
     legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
-    options: dict[str, Any] = {"samples": setup.get("samples") or {}}
+    options = {"samples": setup.get("samples") or {}, **options}
     if truth_grid:
         options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()

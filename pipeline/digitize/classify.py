@@ -1,53 +1,72 @@
-"""Terrain per hex: the legend colour most of its interior shows, with shares and confidence.
+"""Terrain per hex: learnt from the builder's examples on this map, with shares and confidence.
 
-Each hex is read inside an inset of its outline (70% of its size), which
-keeps clear of the grid line and of rivers and bars along the hexsides.
-Every sampled pixel is corrected for the light (:mod:`~pipeline.digitize.light`)
-and named by the nearest legend colour (:mod:`~pipeline.digitize.colours`);
-pixels nearest to a road, a river or the grid's ink are not terrain and do not
-vote. Voting, rather than averaging, makes textures and symbols harmless: tree
-dots in a wood are a minority of its pixels, whatever colour they are.
+Every hex is resampled into a patch in its own frame (:mod:`~pipeline.digitize.patches`),
+described (:mod:`~pipeline.digitize.describe`) and read by a learner taught from examples
+(:mod:`~pipeline.digitize.learn`). The examples come from what the builder gives
+(:class:`Teaching`):
 
-The light is fitted from the paper around the map, then refitted from the
-hexes the first pass is sure of, and the hexes classified again.
+* sample hexes (``--sample woods=0412,0415``);
+* swatches of the printed terrain key, as pixel boxes (``--key woods=x,y,w,h``);
+* the hexes marked checked in a corrected map of the same scan;
+* for a terrain given only by its printed colour in the legend, the hexes that colour
+  names surely (:mod:`~pipeline.digitize.vote`).
+
+A terrain that has neither examples nor a colour is an error naming it; a terrain found
+in no hex, or in nearly every hex, is a warning.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.colours import Palette
-from pipeline.digitize.gridfit import GridFit, among, hex_units
+from pipeline.digitize.describe import describe
+from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.learn import Examples, Learner, Reading, learn_terrain, suggest
 from pipeline.digitize.legend import RGB, Legend
 from pipeline.digitize.light import Light, fit_light
-from pipeline.digitize.scanfile import read_pixels
-from pipeline.errors import DataError
+from pipeline.digitize.patches import (
+    HexFrame,
+    furniture,
+    hex_patches,
+    image_scale,
+    lab_patches,
+    reduce,
+)
+from pipeline.digitize.shares import area_shares, cell_descriptors
+from pipeline.digitize.vote import Votes, paper_samples, vote_terrain
+from pipeline.errors import DataError, did_you_mean
 from pipeline.hexgrid import Hex
-from pipeline.hexgrid.coords import SCALE, direction_vectors, scaled_corners
 
 __all__ = [
+    "SECONDARY",
+    "Box",
+    "Classification",
     "HexTerrain",
-    "INSET",
+    "Teaching",
+    "TerrainReader",
     "classify_hexes",
-    "inset_pattern",
-    "paper_samples",
-    "sample_terrain",
+    "learned_legend",
 ]
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
+U8 = NDArray[np.uint8]
+Box = tuple[float, float, float, float]
+Warn = Callable[[str], None]
 
-INSET = 0.7
-MAX_DISTANCE = 30.0  # Lab distance beyond which a pixel matches no legend colour
 SECONDARY = 0.06  # share of a hex at which a second terrain is reported
-_SURE = 0.7  # main share from which a hex's colour calibrates the light
-_ROUNDS = 3
-_LIGHT_STEP = 3  # the rounds that refit the light read every third sample
+_VOTED_SURE = 0.5  # a legend colour's reading from which a hex is an example
+_VOTED_MAX = 40  # examples taken per terrain from the legend colours
+_EVERYWHERE = 0.97
+_LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
+_LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
+_PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
+_PAPER_CHROMA = 25.0  # and at most this far from grey  # share of hexes beyond which a terrain is "nearly every hex"
 
 
 @dataclass(frozen=True)
@@ -59,13 +78,12 @@ class HexTerrain:
     terrain
         The main terrain first, then any other covering at least 6% of it.
     fractions
-        Share of the hex's sampled interior per terrain (those above 1%).
+        Share of the hex per terrain (those above 1%).
     confidence
-        Main share minus the next one, times how closely the colour matches
-        (``exp(-(mean Lab distance / 20)^2)``): 0 is a guess, 1 certain.
+        How sure the main terrain is (0 a guess, 1 certain).
     colour
-        The main terrain's mean colour in this hex, light corrected (RGB 0-255):
-        the background hexside lines are read against.
+        The hex's typical colour, light corrected (RGB 0-255): the background hexside
+        lines are read against.
     """
 
     terrain: tuple[str, ...]
@@ -74,89 +92,59 @@ class HexTerrain:
     colour: tuple[float, float, float]
 
 
-def inset_pattern(fit: GridFit, samples: int = 120) -> F64:
-    """Sample points inside the inset hex, in pitch units relative to the centre, ``(k, 2)``.
+@dataclass(frozen=True)
+class Teaching:
+    """What the builder shows the digitizer of each terrain on this scan.
 
-    A square grid in pixels (so samples are evenly spread however the hex is
-    stretched), at a spacing that gives about ``samples`` points, at least one
-    pixel apart.
+    Attributes
+    ----------
+    samples
+        Terrain -> printed ids of hexes that show it (``--sample woods=0412``).
+    key
+        Terrain -> pixel boxes ``(x, y, width, height)`` of its swatch in the printed key.
+    checked
+        Printed hex id -> terrain, from a corrected map of the same scan.
     """
-    orientation = fit.grid.orientation
-    su, sv = SCALE[orientation]
-    corners = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv) * INSET
-    m = fit.jacobian((0.0, 0.0))
-    pix = corners @ m.T
-    area = 0.5 * abs(float(np.sum(pix[:, 0] * np.roll(pix[:, 1], -1)
-                                  - np.roll(pix[:, 0], -1) * pix[:, 1])))
-    step = max(1.0, math.sqrt(area / samples))
-    lo, hi = pix.min(axis=0), pix.max(axis=0)
-    xs = np.arange(lo[0] + step / 2, hi[0], step)
-    ys = np.arange(lo[1] + step / 2, hi[1], step)
-    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-    inside = _in_polygon(grid, pix)
-    out: F64 = grid[inside] @ np.linalg.inv(m).T
-    return out
+
+    samples: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    key: Mapping[str, Sequence[Box]] = field(default_factory=dict)
+    checked: Mapping[str, str] = field(default_factory=dict)
 
 
-def _in_polygon(points: F64, poly: F64) -> NDArray[np.bool_]:
-    """Points inside a convex polygon given clockwise on screen (y down)."""
-    ok = np.ones(len(points), bool)
-    for i in range(len(poly)):
-        a, b = poly[i - 1], poly[i]
-        cross = (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0])
-        ok &= cross >= 0
-    if not ok.any():  # counter-clockwise after a mirror: test the other side
-        ok = np.ones(len(points), bool)
-        for i in range(len(poly)):
-            a, b = poly[i - 1], poly[i]
-            ok &= (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0]) <= 0
-    return ok
+@dataclass(frozen=True)
+class Classification:
+    """A reading of every hex, and what it was read from.
 
-
-def paper_samples(image: NDArray[np.uint8], fit: GridFit) -> tuple[F64, F64, F64]:
-    """Paper samples just outside the map's edge: positions ``x``, ``y`` and colours ``(n, 3)``.
-
-    One sample beyond the middle of every edge hexside, 15% of a hex past the
-    grid line; samples much darker than the paper around them (a road leaving
-    the map, the scanner lid) are dropped.
+    Attributes
+    ----------
+    terrain
+        Hex -> what it shows.
+    light
+        The light the colours were corrected for.
+    reading
+        The learner's probabilities, in ``hexes`` order.
+    hexes
+        The map's hexes, in the order of ``reading``.
     """
-    grid = fit.grid
-    qr = np.array(grid.hexes(), np.int64).reshape(-1, 2)
-    steps = np.array(direction_vectors(grid.orientation), np.int64)
-    beyond = (qr[:, None, :] + steps[None, :, :]).reshape(-1, 2)
-    off = ~among(beyond, qr)
-    if not off.any():
-        return np.empty(0), np.empty(0), np.empty((0, 3))
-    a = hex_units(np.repeat(qr, len(steps), axis=0)[off], grid.orientation)
-    b = hex_units(beyond[off], grid.orientation)
-    xy = fit.to_pixel(a + 0.65 * (b - a))
-    hgt, wid = image.shape[:2]
-    inside = (xy[:, 0] >= 1) & (xy[:, 0] < wid - 1) & (xy[:, 1] >= 1) & (xy[:, 1] < hgt - 1)
-    xy = xy[inside]
-    patch = np.stack([read_pixels(image, xy + (dx, dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)])
-    colours = np.median(patch.astype(np.float64), axis=0)
-    luma = colours @ np.array([0.299, 0.587, 0.114])
-    keep = luma >= 0.8 * np.quantile(luma, 0.9) if len(luma) else np.zeros(0, bool)
-    return xy[keep, 0], xy[keep, 1], colours[keep]
+
+    terrain: dict[Hex, HexTerrain]
+    light: Light
+    reading: Reading
+    hexes: list[Hex]
+
+    def suggest(self, count: int, exclude: Sequence[Hex] = ()) -> list[Hex]:
+        """The ``count`` hexes whose label would help the reading most (:func:`suggest`)."""
+        index = {h: i for i, h in enumerate(self.hexes)}
+        picked = suggest(self.reading, count, [index[h] for h in exclude if h in index])
+        return [self.hexes[i] for i in picked]
 
 
-def sample_terrain(image: NDArray[np.uint8], fit: GridFit, light: Light, hex_id: str,
-                   source: str | None = None) -> RGB:
-    """The printed colour of a hex's interior (median, light corrected), for ``--sample``."""
-    if not fit.grid.has_id(hex_id):
-        raise DataError(source, "--sample", f"hex '{hex_id}' is not on the map"
-                        f" ({fit.grid.describe_extent()})")
-    h = fit.grid.hex(hex_id)
-    uv = hex_units([h], fit.grid.orientation) + inset_pattern(fit, 400) * 0.8
-    xy = fit.to_pixel(uv)
-    rgb = light.correct(read_pixels(image, xy), xy[:, 0], xy[:, 1])
-    med = np.clip(np.median(rgb, axis=0), 0, 255)
-    return int(round(med[0])), int(round(med[1])), int(round(med[2]))
+class TerrainReader:
+    """A scan's hexes prepared once, read again for each set of examples.
 
-
-def classify_hexes(image: NDArray[np.uint8], fit: GridFit, legend: Legend,
-                   light: Light | None = None) -> tuple[dict[Hex, HexTerrain], Light]:
-    """Terrain of every hex of the fitted grid, and the light it was read under.
+    Preparing (resampling every hex, describing it, reading the legend's colours, finding
+    the paper) is most of the work; :meth:`read` then learns from the examples and reads
+    every hex, which is what a new label asks for.
 
     Parameters
     ----------
@@ -165,122 +153,313 @@ def classify_hexes(image: NDArray[np.uint8], fit: GridFit, legend: Legend,
     fit
         The grid on it.
     legend
-        Terrain colours (all sampled) and feature colours.
-    light
-        A light to start from; by default fitted to the paper around the map.
+        The terrain names (and printed colours, where known) and feature colours.
+    learner
+        The learner's settings.
+    source
+        The scan's name, for messages.
     """
-    palette = Palette.from_legend(legend)
-    hexes = fit.grid.hexes()
-    centres = hex_units(hexes, fit.grid.orientation)
-    pattern = inset_pattern(fit)
-    xy = fit.to_pixel((centres[:, None, :] + pattern[None, :, :]).reshape(-1, 2))
-    pixels = read_pixels(image, xy).reshape(len(hexes), len(pattern), 3)
-    cxy = fit.to_pixel(centres)
-    hgt, wid = image.shape[:2]
-    px, py, pcol = paper_samples(image, fit)
-    paper = np.tile(np.asarray(legend.paper, float), (len(px), 1))
-    if light is None:
-        light = fit_light(px, py, pcol, paper, wid, hgt)
-    for _ in range(_ROUNDS - 1):
-        # These rounds only refit the light, to sure hexes' mean colours: a few of
-        # each hex's samples tell those as well as all of them.
-        few = pixels[:, ::_LIGHT_STEP]
-        votes, ref = _vote(few, light.gain(cxy[:, 0], cxy[:, 1]), palette)
-        light = _relight(few, ref, votes.sure_ref, cxy, palette, (px, py, pcol, paper), wid, hgt)
-    votes, _ = _vote(pixels, light.gain(cxy[:, 0], cxy[:, 1]), palette)
-    return _results(hexes, votes, palette.terrain_names()), light
+
+    def __init__(self, image: U8, fit: GridFit, legend: Legend, *,
+                 learner: Learner = Learner(), source: str | None = None) -> None:
+        self.image, self.fit, self.legend = image, fit, legend
+        self.learner, self.source = learner, source
+        self.names = tuple(legend.terrain)
+        self.hexes = fit.grid.hexes()
+        self.frame = HexFrame(fit.grid.orientation)
+        self.reduced = reduce(image, image_scale(fit, self.frame.size))
+        self.patches = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
+        lab = lab_patches(self.patches)
+        self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
+        self.descriptors = describe(lab, self.frame, frame_mask)
+        self.colours = _typical_colours(self.patches, frame_mask)
+        self.centres = fit.centres(self.hexes)
+        self.paper = _paper(image, fit)
+        self.lines = {"across": _line_colours(legend, "across"),
+                      "along": _line_colours(legend, "along")}
+        self._votes: tuple[Votes, Light] | None = None
+
+    def read(self, teaching: Teaching | None = None, *, warn: Warn | None = None
+             ) -> Classification:
+        """Learn from the examples and read every hex.
+
+        ``warn`` is told each warning (a terrain found nowhere or everywhere), one line each.
+        """
+        teaching = teaching or Teaching()
+        given = _given(self, teaching)
+        voted, light, votes = self._voted(given)
+        examples = Examples.join([given, voted])
+        first = replace(self.learner, rounds=0)
+        reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
+                                **self.lines, learner=first)
+        # Read again with each hex's light taken out: the shadow, the glare, the yellowing.
+        gains = _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
+        patches = _divide(self.patches, gains)
+        examples = replace(examples, patches=_divide(examples.patches,
+                                                     gains[_nearest(examples)]))
+        lab = lab_patches(patches)
+        descriptors = describe(lab, self.frame, self.mask)
+        reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
+                                **self.lines, learner=self.learner)
+        shares = area_shares(*cell_descriptors(lab, self.frame, self.mask), reading)
+        if votes is not None and not self.legend.unsampled():
+            shares = _with_printed_shares(shares, votes.share, self.legend)
+        if light is None:
+            light = _interior_light(self.fit, self.hexes, self.colours, reading,
+                                    self.image.shape[1], self.image.shape[0])
+        _warn_extremes(reading, warn, self.legend.source)
+        gain = light.gain(self.centres[:, 0], self.centres[:, 1])
+        terrain = _results(self.hexes, reading, shares, self.colours / gain)
+        return Classification(terrain, light, reading, self.hexes)
+
+    def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:
+        """Examples from the legend's printed colours, for terrains the builder did not show."""
+        names, legend = self.names, self.legend
+        shown = set(given.labels.tolist())
+        missing = [i for i, n in enumerate(names) if i not in shown and not legend.terrain[n]]
+        if missing:
+            n = names[missing[0]]
+            raise DataError(legend.source, f"terrain.{n}", "no colour and no example: give its"
+                            f" colour in the legend, or show it (--sample {n}=HEX or --key"
+                            f" {n}=X,Y,W,H)")
+        wanted = [i for i, n in enumerate(names) if i not in shown]
+        if not wanted:
+            return Examples(np.zeros((0,) + self.patches.shape[1:], np.uint8),
+                            np.zeros(0, np.int64), np.zeros(0, np.int64)), None, None
+        if self._votes is None:
+            self._votes = vote_terrain(self.image, self.fit, legend)
+        votes, light = self._votes
+        taken: list[int] = []
+        labels: list[int] = []
+        for i in wanted:
+            these = np.nonzero((votes.main == i) & (votes.confidence >= _VOTED_SURE))[0]
+            these = these[np.argsort(-votes.confidence[these], kind="stable")][:_VOTED_MAX]
+            taken += these.tolist()
+            labels += [i] * len(these)
+        return (Examples(self.patches[taken], np.array(labels, np.int64),
+                         np.array(taken, np.int64)), light, votes)
 
 
-def _vote(pixels: NDArray[np.uint8], gain: F64, palette: Palette) -> tuple[_Votes, I64]:
-    """Each hex's votes from its pixels ``(n, k, 3)`` under a gain per hex ``(n, 3)``.
+def classify_hexes(image: U8, fit: GridFit, legend: Legend, teaching: Teaching | None = None,
+                   *, learner: Learner = Learner(), source: str | None = None,
+                   warn: Warn | None = None) -> Classification:
+    """Terrain of every hex of the fitted grid, learnt from the examples.
 
-    Also returns the reference colour each pixel is nearest to, ``(n, k)``.
+    One :class:`TerrainReader` prepared and read once; see there for the parameters.
     """
-    n, k = pixels.shape[:2]
-    corrected = np.asarray(pixels / gain[:, None, :].astype(np.float32), dtype=np.float32)
-    label, dist, ref = palette.label(corrected.reshape(-1, 3))
-    votes = _count(label.reshape(n, k), dist.reshape(n, k), ref.reshape(n, k), palette,
-                   corrected)
-    return votes, ref.reshape(n, k)
+    return TerrainReader(image, fit, legend, learner=learner, source=source).read(
+        teaching, warn=warn)
 
 
-@dataclass(frozen=True)
-class _Votes:
-    """Per hex: terrain shares, the main terrain, confidence, fill colour, sure reference."""
-
-    share: F64  # (n, terrains)
-    main: I64
-    confidence: F64
-    colour: F64  # (n, 3) the main terrain's mean corrected colour
-    sure_ref: I64  # reference colour of a hex sure of its terrain, else -1
-
-
-def _count(label: I64, dist: NDArray[np.float32], ref: I64, palette: Palette,
-           colours: NDArray[np.float32]) -> _Votes:
-    """Count each hex's votes (pixels near a terrain colour); all hexes at once."""
-    t = palette.terrain_count
-    n, k = label.shape
-    ok = (label < t) & (dist <= MAX_DISTANCE)
-    rows = np.repeat(np.arange(n), k)
-    counts = np.bincount(rows[ok.ravel()] * t + label.ravel()[ok.ravel()],
-                         minlength=n * t).reshape(n, t).astype(np.float64)
-    total = counts.sum(axis=1)
-    share = counts / np.maximum(total, 1)[:, None]
-    # Where nothing matched well: the terrain most pixels are nearest to, with no confidence.
-    near = np.bincount(rows * t + np.where(label < t, label, 0).ravel(),
-                       minlength=n * t).reshape(n, t).argmax(axis=1)
-    share[total == 0] = np.eye(t)[near[total == 0]]
-    main = np.argmax(share, axis=1)
-    mine = ok & (label == main[:, None])
-    count = mine.sum(axis=1)
-    # Mean Lab distance of the main terrain's pixels: how well the colour matches.
-    spread = np.where(mine, dist, 0).sum(axis=1) / np.maximum(count, 1)
-    colour = np.where(count[:, None] > 0,
-                      (colours * mine[:, :, None]).sum(axis=1) / np.maximum(count, 1)[:, None],
-                      colours.mean(axis=1)).astype(np.float64)
-    ordered = np.sort(share, axis=1)
-    second = ordered[:, -2] if t > 1 else np.zeros(n)
-    confidence = np.maximum(0.0, ordered[:, -1] - second) * np.exp(-((spread / 20.0) ** 2))
-    confidence = np.where(total > 0, confidence, 0.0)
-    # The reference colour most of a sure hex's main pixels are nearest to.
-    m = len(palette.rgb)
-    per_ref = np.bincount(rows[mine.ravel()] * m + ref.ravel()[mine.ravel()],
-                          minlength=n * m).reshape(n, m)
-    sure = (share.max(axis=1) >= _SURE) & (total > 0)
-    sure_ref = np.where(sure, per_ref.argmax(axis=1), -1)
-    return _Votes(share, main, confidence, colour, sure_ref)
+def _given(reader: TerrainReader, teaching: Teaching) -> Examples:
+    """The builder's own examples as labelled patches."""
+    grid, names, legend, source = reader.fit.grid, reader.names, reader.legend, reader.source
+    index = {h: i for i, h in enumerate(reader.hexes)}
+    rows: list[tuple[int, int]] = []  # (hex index, label)
+    for terrain, ids in teaching.samples.items():
+        label = _label(names, terrain, "--sample", legend.source)
+        for hex_id in ids:
+            if not grid.has_id(hex_id):
+                raise DataError(source, "--sample", f"hex '{hex_id}' is not on the map"
+                                f" ({grid.describe_extent()}): --sample {terrain}={hex_id}")
+            rows.append((index[grid.hex(hex_id)], label))
+    for hex_id, terrain in teaching.checked.items():
+        if grid.has_id(hex_id):
+            rows.append((index[grid.hex(hex_id)], _label(names, terrain, "checked",
+                                                         legend.source)))
+    keyed = [(box, _label(names, terrain, "--key", legend.source))
+             for terrain, boxes in teaching.key.items() for box in boxes]
+    own = Examples(reader.patches[[i for i, _ in rows]],
+                   np.array([c for _, c in rows], np.int64),
+                   np.array([i for i, _ in rows], np.int64))
+    if not keyed:
+        return own
+    swatches = np.stack([_swatch(reader, box) for box, _ in keyed])
+    key = Examples(swatches, np.array([c for _, c in keyed], np.int64),
+                   np.full(len(keyed), -1, np.int64))
+    return Examples.join([own, key])
 
 
-def _results(hexes: list[Hex], votes: _Votes, names: Sequence[str]) -> dict[Hex, HexTerrain]:
-    # Python floats and lists from here: a NumPy call per hex would cost more than the maths.
-    order = np.argsort(-votes.share, axis=1, kind="stable")
-    ranked = np.take_along_axis(votes.share, order, axis=1).tolist()
-    colours = np.clip(votes.colour, 0, 255).tolist()
+def _label(names: tuple[str, ...], terrain: str, where: str, legend: str | None) -> int:
+    if terrain not in names:
+        raise DataError(legend, f"terrain.{terrain}", f"{where} names terrain '{terrain}', which"
+                        f" the legend does not have{did_you_mean(terrain, names)}")
+    return names.index(terrain)
+
+
+def _swatch(reader: TerrainReader, box: Box) -> U8:
+    """A key swatch resampled into the hex frame, at the map's own hex scale."""
+    fit, frame = reader.fit, reader.frame
+    x, y, w, h = box
+    height, width = reader.image.shape[:2]
+    if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > width or y + h > height:
+        raise DataError(reader.source, "--key", f"the box {x:g},{y:g},{w:g},{h:g} is not inside"
+                        f" the image ({width} x {height} px)")
+    centre = np.array([x + w / 2, y + h / 2])
+    uv = np.linalg.lstsq(fit.jacobian((0.0, 0.0)), centre - fit.to_pixel(np.zeros((1, 2)))[0],
+                         rcond=None)[0]
+    jac = fit.jacobian((float(uv[0]), float(uv[1])))
+    offsets = frame.pitch_offsets() @ jac.T  # pixels from the swatch's centre
+    small, f = reader.reduced
+    xy = (centre + offsets) * f + (f - 1) / 2
+    mx = xy[:, 0].astype(np.float32).reshape(frame.size, frame.size)
+    my = xy[:, 1].astype(np.float32).reshape(frame.size, frame.size)
+    out: U8 = np.asarray(cv2.remap(small, mx, my, cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE), np.uint8)
+    return out
+
+
+def _line_colours(legend: Legend, kind: str) -> tuple[RGB, ...]:
+    """The ink's colour and the colours of the legend's features of one kind."""
+    out = [legend.ink, (20, 20, 20)]
+    for feature in legend.features.values():
+        if feature.kind == kind and feature.shape == "line":
+            out += list(feature.colours)
+    return tuple(dict.fromkeys(out))
+
+
+def _paper(image: U8, fit: GridFit) -> tuple[F64, F64]:
+    """Blank paper just outside the grid, where there is some: positions and colours.
+
+    Only samples that look like paper (light and nearly grey) count: a dark frame around a
+    map printed edge to edge, or the table a sheet lies on, is not paper.
+    """
+    px, py, colours = paper_samples(image, fit, darker=True)
+    if not len(px):
+        return np.zeros((0, 2)), np.zeros((0, 3))
+    lab = lab_patches(np.clip(colours, 0, 255).astype(np.uint8).reshape(-1, 1, 1, 3))
+    lab = lab.reshape(-1, 3)
+    light = (lab[:, 0] >= _PAPER_LIGHT) & (np.hypot(lab[:, 1], lab[:, 2]) <= _PAPER_CHROMA)
+    return np.stack([px, py], axis=-1)[light], colours[light]
+
+
+def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
+               paper: tuple[F64, F64]) -> F64:
+    """Each hex's light, ``(n, 3)``: how its surely read neighbours differ from their terrain.
+
+    A hex read surely is compared with the typical colour of its terrain (over the whole
+    map), and blank paper just outside the grid with the paper's typical colour; the ratios,
+    smoothed over a few hexes around each hex (in log), are the light falling there.
+    Terrains are compared only with themselves, so a wood next to a field changes nothing;
+    a shadow, a glare or a yellowed corner does.
+    """
+    main, conf = reading.main, reading.confidence
+    sure = conf >= _LIGHT_SURE
+    n = len(colours)
+    paper_xy, paper_rgb = paper
+    if sure.sum() < 8:
+        return np.ones((n, 3))
+    typical = np.zeros_like(colours)
+    for c in np.unique(main[sure]):
+        these = sure & (main == c)
+        typical[these] = np.median(colours[these], axis=0)
+    observed = np.vstack([colours[sure], paper_rgb])
+    expected = np.vstack([typical[sure], np.broadcast_to(
+        np.median(paper_rgb, axis=0) if len(paper_rgb) else np.ones(3), paper_rgb.shape)])
+    where = np.vstack([centres[sure], paper_xy])
+    logs = np.log(np.maximum(observed, 1.0) / np.maximum(expected, 1.0))
+    logs = np.clip(logs, -1.6, 1.6)
+    d2 = ((centres[:, None, :] - where[None, :, :]) ** 2).sum(axis=-1)
+    w = np.exp(-d2 / (2 * (_LIGHT_REACH * hex_width) ** 2))
+    field = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
+    out: F64 = np.exp(field)
+    return out
+
+
+def _divide(patches: U8, gains: F64) -> U8:
+    out: U8 = np.clip(patches / gains[:, None, None, :], 0, 255).astype(np.uint8)
+    return out
+
+
+def _nearest(examples: Examples) -> I64:
+    """The map hex of each example (for a key swatch, hex 0: the key is not on the map)."""
+    out: I64 = np.where(examples.hexes >= 0, examples.hexes, 0)
+    return out
+
+
+def _typical_colours(patches: U8, mask: NDArray[np.bool_]) -> F64:
+    out: F64 = np.median(patches[:, mask, :].astype(np.float64), axis=1)
+    return out
+
+
+def _interior_light(fit: GridFit, hexes: list[Hex], colours: F64, reading: Reading, width: int,
+                    height: int) -> Light:
+    """The light from the hexes themselves: each sure hex against its terrain's typical colour.
+
+    No paper outside the map is needed, so maps printed edge to edge, in a dark frame or
+    photographed on a table are lit right.
+    """
+    main, conf = reading.main, reading.confidence
+    sure = conf >= 0.8
+    if sure.sum() < 8:
+        return Light.flat(width, height)
+    reference = np.zeros_like(colours)
+    for c in np.unique(main[sure]):
+        these = sure & (main == c)
+        reference[these] = np.median(colours[these], axis=0)
+    xy = fit.to_pixel(hex_units(hexes, fit.grid.orientation))
+    return fit_light(xy[sure, 0], xy[sure, 1], colours[sure], reference[sure], width, height)
+
+
+def _warn_extremes(reading: Reading, warn: Warn | None, legend: str | None) -> None:
+    if warn is None:
+        return
+    counts = np.bincount(reading.main, minlength=len(reading.names))
+    total = int(counts.sum())
+    where = f"{legend}: " if legend else ""
+    for name, count in zip(reading.names, counts.tolist(), strict=True):
+        if count == 0:
+            warn(f"{where}terrain '{name}' was found in no hex; check its examples or drop it")
+        elif total > 20 and count >= _EVERYWHERE * total:
+            warn(f"{where}terrain '{name}' was found in {count} of {total} hexes; are the other"
+                 " terrains' examples right?")
+
+
+def _with_printed_shares(shares: F64, printed: F64, legend: Legend) -> F64:
+    """Shares with those the legend's printed colours show where they show more.
+
+    A terrain printed as a small symbol inside another (a village's dot in a field) covers
+    too little of any cell to be seen there; its colour's pixel share says how much. Only
+    when every terrain has its printed colour: otherwise the pixels of a terrain without
+    one vote for whichever colour is nearest.
+    """
+    coloured = np.array([bool(c) for c in legend.terrain.values()])
+    out = shares.copy()
+    out[:, coloured] = np.maximum(out[:, coloured], printed[:, coloured])
+    out /= out.sum(axis=1, keepdims=True)
+    return out
+
+
+def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64
+             ) -> dict[Hex, HexTerrain]:
+    names = reading.names
+    main = reading.main.tolist()
+    confidence = reading.confidence.tolist()
+    order = np.argsort(-shares, axis=1, kind="stable").tolist()
     out = {}
-    for h, main, rank, share, confidence, colour in zip(
-            hexes, votes.main.tolist(), order.tolist(), ranked, votes.confidence.tolist(),
-            colours, strict=True):
-        terrain = (names[main], *(names[j] for j, v in zip(rank[1:], share[1:], strict=True)
-                                  if v >= SECONDARY))
-        fractions = {names[j]: round(v, 3) for j, v in zip(rank, share, strict=True) if v >= 0.01}
-        out[h] = HexTerrain(terrain, fractions, round(confidence, 3),
+    for i, (h, colour) in enumerate(zip(hexes, np.clip(colours, 0, 255).tolist(), strict=True)):
+        row = shares[i]
+        others = [j for j in order[i] if j != main[i] and row[j] >= SECONDARY]
+        terrain = (names[main[i]], *(names[j] for j in others))
+        fractions = {names[j]: round(float(row[j]), 3) for j in order[i] if row[j] >= 0.01}
+        out[h] = HexTerrain(terrain, fractions, round(confidence[i], 3),
                             (round(colour[0], 1), round(colour[1], 1), round(colour[2], 1)))
     return out
 
 
-def _relight(pixels: NDArray[np.uint8], ref: I64, sure_ref: I64, cxy: F64, palette: Palette,
-             paper: tuple[F64, F64, F64, F64], width: int, height: int) -> Light:
-    """Refit the light to the paper samples and to each sure hex's own colour."""
-    px, py, pcol, pref = paper
-    xs, ys, obs, want = [px], [py], [pcol], [pref]
-    idx = np.nonzero(sure_ref >= 0)[0]
-    if len(idx):
-        chosen = sure_ref[idx]
-        mask = (ref[idx] == chosen[:, None]).astype(np.float64)
-        mean = (pixels[idx] * mask[:, :, None]).sum(axis=1) / mask.sum(axis=1)[:, None]
-        xs.append(cxy[idx, 0])
-        ys.append(cxy[idx, 1])
-        obs.append(mean)
-        want.append(palette.rgb[chosen].astype(np.float64))
-    return fit_light(np.concatenate(xs), np.concatenate(ys), np.concatenate(obs),
-                     np.concatenate(want), width, height)
+def learned_legend(legend: Legend, terrain: Mapping[Hex, HexTerrain]) -> Legend:
+    """The legend with a colour for every terrain it had none for: its hexes' typical colour.
+
+    The colour is the median of the hexes read surely (confidence 0.8 or more) as that
+    terrain, or of all of them if none is sure; a terrain read nowhere keeps none.
+    """
+    for name, colours in legend.terrain.items():
+        if colours:
+            continue
+        mine = [t for t in terrain.values() if t.terrain[0] == name]
+        sure = [t for t in mine if t.confidence >= 0.8] or mine
+        if sure:
+            med = np.median(np.array([t.colour for t in sure]), axis=0)
+            legend = legend.with_colours(name, ((int(round(med[0])), int(round(med[1])),
+                                                 int(round(med[2]))),))
+    return legend

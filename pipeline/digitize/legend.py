@@ -45,6 +45,7 @@ __all__ = [
     "RGB",
     "FeatureKey",
     "Legend",
+    "legend_document",
     "legend_from_data",
     "legend_from_map",
     "load_legend",
@@ -227,3 +228,38 @@ def _hex(text: str) -> RGB:
 def load_legend(path: str | Path) -> Legend:
     """Read a legend file (or a map.json used as one); problems are one DataError line."""
     return legend_from_data(read_json(path), path)
+
+
+def legend_document(legend: Legend, note: str = "") -> dict[str, Any]:
+    """A legend as the JSON a legend file holds (what :func:`legend_from_data` reads).
+
+    >>> doc = legend_document(Legend({"clear": ((233, 228, 195),), "city": ()}))
+    >>> doc["terrain"]
+    {'clear': '#e9e4c3', 'city': None}
+    >>> legend_from_data(doc).terrain["clear"]
+    ((233, 228, 195),)
+    """
+    def colour(c: RGB) -> str:
+        return "#{:02x}{:02x}{:02x}".format(*c)
+
+    def colours(cs: tuple[RGB, ...]) -> str | list[str] | None:
+        if not cs:
+            return None
+        return colour(cs[0]) if len(cs) == 1 else [colour(c) for c in cs]
+
+    doc: dict[str, Any] = {"kind": "legend"}
+    if note:
+        doc["note"] = note
+    doc["paper"] = colour(legend.paper)
+    doc["ink"] = colour(legend.ink)
+    if legend.default_terrain is not None:
+        doc["default_terrain"] = legend.default_terrain
+    doc["terrain"] = {n: colours(c) for n, c in legend.terrain.items()}
+    features: dict[str, Any] = {}
+    for name, f in legend.features.items():
+        entry: dict[str, Any] = {"kind": f.kind, "color": colours(f.colours)}
+        if f.shape != "line":
+            entry["shape"] = f.shape
+        features[name] = entry
+    doc["features"] = features
+    return doc

@@ -16,14 +16,20 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.digitize.calibrate import Point, calibrate
-from pipeline.digitize.classify import HexTerrain, classify_hexes, paper_samples, sample_terrain
+from pipeline.digitize.classify import (
+    Box,
+    HexTerrain,
+    Teaching,
+    classify_hexes,
+    learned_legend,
+)
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.hexsides import detect_hexsides
 from pipeline.digitize.legend import Legend, load_legend
-from pipeline.digitize.light import Light, fit_light
+from pipeline.digitize.learn import Learner
+from pipeline.digitize.light import Light
 from pipeline.digitize.outputs import build_map
 from pipeline.digitize.scanfile import load_scan
-from pipeline.errors import DataError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import MapData
 
@@ -53,6 +59,8 @@ class Digitization:
         The legend used, with any sampled colours.
     light
         The light the colours were corrected for.
+    suggestions
+        Hexes whose label would help the reading most, best first (when asked for).
     """
 
     map: MapData
@@ -61,15 +69,19 @@ class Digitization:
     hexsides: dict[Hexside, tuple[str, ...]]
     legend: Legend
     light: Light
+    suggestions: tuple[Hex, ...] = ()
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
                   grid: HexGrid | None = None, size: tuple[int, int] | None = None,
                   anchors: Mapping[str, Point] | None = None,
-                  samples: Mapping[str, Sequence[str]] | None = None, game: str = "digitized",
+                  samples: Mapping[str, Sequence[str]] | None = None,
+                  key: Mapping[str, Sequence[Box]] | None = None,
+                  checked: Mapping[str, str] | None = None, game: str = "digitized",
                   title: str | None = None, board: str = "map", source: str | None = None,
-                  progress: Progress | None = None, fit: GridFit | None = None
-                  ) -> Digitization:
+                  progress: Progress | None = None, fit: GridFit | None = None,
+                  learner: Learner = Learner(), warn: Callable[[str], None] | None = None,
+                  suggest: int = 0) -> Digitization:
     """Digitize a scan, keeping every intermediate finding.
 
     Parameters
@@ -85,7 +97,11 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     anchors
         Hex id -> pixel centre, for assisted calibration.
     samples
-        Terrain -> hex ids whose colour defines it (``--sample woods=0412``).
+        Terrain -> ids of hexes that show it (``--sample woods=0412``): examples to learn from.
+    key
+        Terrain -> pixel boxes ``(x, y, w, h)`` of its swatch in the printed key.
+    checked
+        Hex id -> terrain, for hexes a person has checked (a corrected map's).
     game, title, board
         Names for the map document.
     source
@@ -94,6 +110,12 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         Told the name of each stage as it starts.
     fit
         The grid already located on this scan (calibration is then skipped).
+    learner
+        The terrain learner's settings.
+    warn
+        Told each warning, one line each (a terrain found in no hex, say).
+    suggest
+        How many hexes to suggest labelling next (:meth:`~pipeline.digitize.classify.Classification.suggest`).
     """
     tell = progress or (lambda stage: None)
     tell("read")
@@ -102,19 +124,26 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         pixels = load_scan(image)
     else:
         pixels = image
-    key = legend if isinstance(legend, Legend) else load_legend(legend)
+    legend_ = legend if isinstance(legend, Legend) else load_legend(legend)
     tell("grid")
     if fit is None:
         fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
     tell("terrain")
-    key = _sampled(pixels, fit, key, samples or {}, source)
-    terrain, light = classify_hexes(pixels, fit, key)
+    teaching = Teaching(samples=samples or {}, key=key or {}, checked=checked or {})
+    read = classify_hexes(pixels, fit, legend_, teaching, learner=learner, source=source,
+                          warn=warn)
+    terrain, light = read.terrain, read.light
+    legend_ = learned_legend(legend_, terrain)
+    shown = [fit.grid.hex(i) for ids in (samples or {}).values() for i in ids]
+    shown += [fit.grid.hex(i) for i in (checked or {}) if fit.grid.has_id(i)]
+    suggestions = tuple(read.suggest(suggest, exclude=shown)) if suggest else ()
     tell("hexsides")
     fills = {h: (t.terrain[0], t.colour) for h, t in terrain.items()}
-    sides = detect_hexsides(pixels, fit, key, light, fills)
+    sides = detect_hexsides(pixels, fit, legend_, light, fills)
     tell("map")
-    doc = build_map(fit, terrain, sides, key, game=game, title=title, board=board, source=source)
-    return Digitization(doc, fit, terrain, sides, key, light)
+    doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
+                    source=source)
+    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions)
 
 
 def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,
@@ -132,21 +161,3 @@ def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,
     anchors = None if isinstance(grid_or_anchors, HexGrid) else grid_or_anchors
     return digitize_scan(image, legend, grid=grid, anchors=anchors, samples=samples, game=game,
                          title=title, board=board, source=source, progress=progress).map
-
-
-def _sampled(image: NDArray[np.uint8], fit: GridFit, legend: Legend,
-             samples: Mapping[str, Sequence[str]], source: str | None) -> Legend:
-    """The legend with sampled terrain colours, checked to have a colour for every terrain."""
-    if samples:
-        h, w = image.shape[:2]
-        px, py, pcol = paper_samples(image, fit)
-        light = fit_light(px, py, pcol, np.tile(np.asarray(legend.paper, float), (len(px), 1)),
-                          w, h)
-        for name, hex_ids in samples.items():
-            colours = tuple(sample_terrain(image, fit, light, i, source) for i in hex_ids)
-            legend = legend.with_colours(name, colours)
-    missing = legend.unsampled()
-    if missing:
-        raise DataError(legend.source, f"terrain.{missing[0]}", "no colour: give one in the"
-                        f" legend or sample it from the scan (--sample {missing[0]}=HEX)")
-    return legend

@@ -117,8 +117,9 @@ def test_terrain_sampled_from_the_scan(demo: MapData, demo_scanned: RoundTrip):
                          for n, f in demo.hexside_features.items()}}
     data["terrain"]["woods"] = None
     legend = legend_from_data(data, "legend.json")
-    with pytest.raises(DataError, match="legend.json: terrain.woods: no colour: give one in the"
-                                        r" legend or sample it from the scan \(--sample woods"):
+    with pytest.raises(DataError, match="legend.json: terrain.woods: no colour and no example:"
+                                        r" give its colour in the legend, or show it \(--sample"
+                                        " woods=HEX"):
         digitize_scan(demo_scanned.scan.image, legend)
     result = digitize_scan(demo_scanned.scan.image, legend, samples={"woods": ["1403"]})
     sampled = np.array(result.legend.terrain["woods"][0])

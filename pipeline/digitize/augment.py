@@ -1,0 +1,247 @@
+"""More examples from few: what a terrain looks like with the things that are not terrain on it.
+
+A builder labels three woods hexes; the map has two hundred, and some of them have a road
+through them, a river along a side, a name, a border line, the edge of the next terrain.
+A person knows these are not the terrain; a learner shown only the three clean examples
+does not. Each example is therefore drawn again several times with such things added,
+seeded, so the learner sees them and learns to look past them:
+
+* a line through the hex from one hexside to another (a road, a railway with ticks, a
+  cased road), in the colours of the legend's features that cross hexsides, or the ink's;
+* a line along a hexside (a river, a bar, a coastline), in those of features along them;
+* a dotted curve (a border) and a short word (a place name);
+* another terrain over part of the hex, beyond a line that leaves the centre alone (the
+  main terrain is what covers the centre);
+* small shifts, turns and changes of light, blur and noise, as a scan gives them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.patches import HexFrame
+
+__all__ = ["Augmenter", "augment", "light_spread"]
+
+U8 = NDArray[np.uint8]
+I64 = NDArray[np.int64]
+RGB = tuple[int, int, int]
+
+_WORDS = ("Ulm", "Tarvin", "Orrin", "Nesbit", "Caldor", "Marrow", "Pella", "Zell", "Arlon")
+
+
+@dataclass(frozen=True)
+class Augmenter:
+    """How examples are drawn again.
+
+    Attributes
+    ----------
+    copies
+        New patches per example (the example itself is kept too).
+    across
+        Colours of lines drawn through hexes (the legend's roads and railways, the ink).
+    along
+        Colours of lines drawn along hexsides (the legend's rivers and bars, the ink).
+    spread
+        How much the light (per channel, as a log gain's standard deviation) may differ
+        between two hexes of one terrain: :func:`light_spread` measures it on the examples.
+    seed
+        Seed of the random choices.
+    """
+
+    copies: int = 24
+    across: tuple[RGB, ...] = ((30, 30, 30),)
+    along: tuple[RGB, ...] = ((30, 30, 30),)
+    spread: tuple[float, float, float] = (0.01, 0.01, 0.01)
+    seed: int = 0
+
+
+def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter) -> tuple[U8, I64]:
+    """The examples and their new drawings, with labels, ``(k * (copies + 1), size, size, 3)``.
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 16)
+    >>> pats = np.full((2, 16, 16, 3), 200, np.uint8); pats[1] = 60
+    >>> out, lab = augment(pats, np.array([0, 1]), frame, Augmenter(copies=3))
+    >>> out.shape, lab.tolist()
+    ((8, 16, 16, 3), [0, 0, 0, 0, 1, 1, 1, 1])
+    """
+    rng = np.random.default_rng(augmenter.seed)
+    out, lab = [], []
+    for i, (patch, label) in enumerate(zip(patches, labels, strict=True)):
+        out.append(patch)
+        lab.append(int(label))
+        others = np.nonzero(labels != label)[0]
+        for _ in range(augmenter.copies):
+            other = patches[int(rng.choice(others))] if len(others) else None
+            out.append(_draw(patch, other, frame, augmenter, rng))
+            lab.append(int(label))
+    return np.stack(out), np.array(lab, np.int64)
+
+
+def light_spread(patches: U8, labels: I64, mask: NDArray[np.bool_],
+                 floor: float = 0.01) -> tuple[float, float, float]:
+    """How much examples of one terrain differ in colour, per channel (log gain std).
+
+    Examples of the same terrain taken across a sheet tell how much its light (or its
+    underlying print) varies; examples drawn again vary as much. Pooled over terrains with
+    two or more examples; ``floor`` when none has.
+
+    >>> pats = np.full((4, 4, 4, 3), 100, np.uint8); pats[1] = 120
+    >>> s = light_spread(pats, np.array([0, 0, 1, 1]), np.ones((4, 4), bool))
+    >>> round(s[0], 3)
+    0.091
+    """
+    med = np.median(patches[:, mask, :].astype(np.float64), axis=1)
+    logs = np.log(np.maximum(med, 1.0))
+    dev, count = np.zeros(3), 0
+    for c in np.unique(labels):
+        these = logs[labels == c]
+        if len(these) >= 2:
+            dev += ((these - these.mean(axis=0)) ** 2).sum(axis=0)
+            count += len(these) - 1
+    if not count:
+        return floor, floor, floor
+    std = np.maximum(np.sqrt(dev / count), floor)
+    return float(std[0]), float(std[1]), float(std[2])
+
+
+def _draw(patch: U8, other: U8 | None, frame: HexFrame, augmenter: Augmenter,
+          rng: np.random.Generator) -> U8:
+    img = patch.copy()
+    if other is not None and rng.random() < 0.35:
+        img = _split(img, other, frame, rng)
+    for _ in range(int(rng.integers(0, 3))):
+        kind = rng.random()
+        if kind < 0.45:
+            _through_line(img, frame, augmenter.across, rng)
+        elif kind < 0.7:
+            _side_line(img, frame, augmenter.along, rng)
+        elif kind < 0.85:
+            _dotted_curve(img, frame, rng)
+        else:
+            _word(img, frame, rng)
+    return _scan_like(img, frame, augmenter.spread, rng)
+
+
+def _colour(colours: Sequence[RGB], rng: np.random.Generator) -> tuple[int, int, int]:
+    c = colours[int(rng.integers(len(colours)))]
+    return int(c[0]), int(c[1]), int(c[2])
+
+
+def _through_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
+                  rng: np.random.Generator) -> None:
+    mids = frame.midpoints()
+    a, b = rng.choice(6, 2, replace=False)
+    centre = np.array([frame.size / 2 - 0.5] * 2) + rng.normal(0, frame.size * 0.04, 2)
+    pts = np.array([mids[a], centre, mids[b]])
+    width = max(1, round(frame.size * rng.uniform(0.03, 0.08)))
+    colour = _colour(colours, rng)
+    style = rng.random()
+    if style < 0.2:  # cased: a light road with dark edges
+        _polyline(img, pts, (20, 20, 20), width + 2)
+        _polyline(img, pts, (235, 230, 215), width)
+        return
+    if style < 0.4:  # dashed
+        for s in np.linspace(0, 1, 9)[::2]:
+            seg = [_along(pts, s), _along(pts, min(1.0, s + 0.08))]
+            _polyline(img, np.array(seg), colour, width)
+        return
+    _polyline(img, pts, colour, width)
+    if style < 0.6:  # a railway's ticks
+        for s in np.linspace(0.05, 0.95, 8):
+            p, q = _along(pts, s), _along(pts, min(1.0, s + 0.01))
+            d = (q - p) / (np.hypot(*(q - p)) + 1e-9)
+            n = np.array([-d[1], d[0]]) * frame.size * 0.06
+            _polyline(img, np.array([p - n, p + n]), colour, 1)
+
+
+def _side_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
+               rng: np.random.Generator) -> None:
+    corners = frame.corners()
+    i = int(rng.integers(6))
+    a, b = corners[i], corners[(i + 1) % 6]
+    centre = np.array([frame.size / 2 - 0.5] * 2)
+    inward = rng.uniform(0.0, 0.12)
+    a2, b2 = a + (centre - a) * inward, b + (centre - b) * inward
+    t = np.linspace(0, 1, 12)[:, None]
+    pts = a2 + (b2 - a2) * t
+    if rng.random() < 0.5:  # wavy
+        d = (b2 - a2) / (np.hypot(*(b2 - a2)) + 1e-9)
+        n = np.array([-d[1], d[0]])
+        pts = pts + n * np.sin(t * math.pi * rng.uniform(2, 5)) * frame.size * 0.03
+    _polyline(img, pts, _colour(colours, rng), max(1, round(frame.size * rng.uniform(0.03, 0.07))))
+
+
+def _dotted_curve(img: U8, frame: HexFrame, rng: np.random.Generator) -> None:
+    s = frame.size
+    start, end = rng.uniform(0, s, 2), rng.uniform(0, s, 2)
+    bend = rng.normal(0, s * 0.2, 2)
+    colour = tuple(int(v) for v in rng.integers(60, 220, 3))
+    for t in np.linspace(0, 1, 14):
+        p = (1 - t) ** 2 * start + 2 * t * (1 - t) * ((start + end) / 2 + bend) + t ** 2 * end
+        cv2.circle(img, (int(round(p[0])), int(round(p[1]))), max(1, s // 40), colour, -1)
+
+
+def _word(img: U8, frame: HexFrame, rng: np.random.Generator) -> None:
+    s = frame.size
+    word = _WORDS[int(rng.integers(len(_WORDS)))]
+    scale = s / 100 * rng.uniform(0.5, 0.9)
+    org = (int(rng.uniform(0.1, 0.4) * s), int(rng.uniform(0.55, 0.85) * s))
+    shade = int(rng.integers(0, 70))
+    cv2.putText(img, word, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (shade, shade, shade), 1,
+                cv2.LINE_AA)
+
+
+def _split(img: U8, other: U8, frame: HexFrame, rng: np.random.Generator) -> U8:
+    angle = rng.uniform(0, 2 * math.pi)
+    offset = rng.uniform(0.45, 0.95)
+    x, y = frame.xy[..., 0], frame.xy[..., 1]
+    beyond = (x * math.cos(angle) + y * math.sin(angle)) > offset
+    out = img.copy()
+    out[beyond] = other[beyond]
+    return out
+
+
+def _scan_like(img: U8, frame: HexFrame, spread: tuple[float, float, float],
+               rng: np.random.Generator) -> U8:
+    s = frame.size
+    turn = rng.normal(0, 3.0)
+    zoom = 1 + rng.normal(0, 0.03)
+    m = np.asarray(cv2.getRotationMatrix2D((s / 2 - 0.5, s / 2 - 0.5), turn, zoom), np.float64)
+    m[:, 2] += rng.normal(0, s * 0.02, 2)
+    out = cv2.warpAffine(img, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    gain = np.exp(rng.normal(0.0, 1.0, 3) * np.asarray(spread))
+    f = np.asarray(out, np.float32) * gain.astype(np.float32)
+    sigma = rng.uniform(0, 0.8)
+    if sigma > 0.3:
+        f = np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), np.float32)
+    f = f + rng.normal(0, 2.0, f.shape).astype(np.float32)
+    return np.asarray(np.clip(f, 0, 255), np.uint8)
+
+
+def _along(pts: NDArray[np.float64], t: float) -> NDArray[np.float64]:
+    seg = np.hypot(*np.diff(pts, axis=0).T)
+    total = float(seg.sum())
+    d = t * total
+    for i, length in enumerate(seg):
+        if d <= length or i == len(seg) - 1:
+            out: NDArray[np.float64] = pts[i] + (pts[i + 1] - pts[i]) * (d / max(length, 1e-9))
+            return out
+        d -= length
+    last: NDArray[np.float64] = pts[-1]
+    return last
+
+
+def _polyline(img: U8, pts: NDArray[np.float64], colour: tuple[int, int, int], width: int) -> None:
+    shift = 4
+    p = np.round(pts * (1 << shift)).astype(np.int32).reshape(-1, 1, 2)
+    cv2.polylines(img, [p], False, colour, int(width), cv2.LINE_AA, shift)

@@ -1,0 +1,164 @@
+"""What a hex looks like, as numbers: colour, ink, texture, computed on its patch.
+
+Terrain is printed many ways: a flat colour, a colour with tree symbols, black icons over
+any colour, sparse coloured dots, a halftone screen, contour lines. One descriptor serves
+them all, each group a thing a reader notices:
+
+* ``colour``: robust quantiles of L*, a*, b* over the interior (the fill and its marks);
+* ``centre``: the same near the centre, where the hex's own terrain is surest;
+* ``ink``: how much of the hex is marked darker or lighter than its paper-like part;
+* ``texture``: gradient energy per channel and fine detail (dots, hatching, screens);
+* ``pattern``: local binary patterns (edges, spots, flats, lines);
+* ``shape``: histograms of oriented gradients on a 4 x 4 grid (which icons, arranged how).
+
+Furniture (ids, centre dots, grid lines; :func:`~pipeline.digitize.patches.furniture`) is
+left out of every group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.patches import HexFrame
+
+__all__ = ["GROUPS", "Descriptors", "describe"]
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+BoolMap = NDArray[np.bool_]
+
+GROUPS = ("colour", "centre", "ink", "texture", "pattern", "shape")
+_QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+_INTERIOR = 0.9
+_CENTRE = 0.45
+_LBP_STEP = 2.0  # L* difference a neighbour must exceed to count as brighter
+_HOG_CELLS = 4
+_HOG_BINS = 9
+
+
+@dataclass(frozen=True)
+class Descriptors:
+    """Descriptors of ``n`` hexes: one row each, columns grouped.
+
+    Attributes
+    ----------
+    values
+        Shape ``(n, d)``.
+    groups
+        Group name -> the slice of columns it fills.
+    """
+
+    values: F64
+    groups: dict[str, slice]
+
+    def take(self, names: tuple[str, ...]) -> F64:
+        """The columns of some groups, side by side."""
+        out: F64 = np.hstack([self.values[:, self.groups[g]] for g in names])
+        return out
+
+
+def describe(lab: F32, frame: HexFrame, mask: BoolMap) -> Descriptors:
+    """Descriptors of hex patches given in Lab, shape ``(n, size, size, 3)``.
+
+    ``mask`` is the patch pixels that may show terrain (furniture already left out).
+
+    Examples
+    --------
+    >>> frame = HexFrame(__import__("pipeline.hexgrid").hexgrid.Orientation.FLAT, 16)
+    >>> lab = np.zeros((2, 16, 16, 3), np.float32); lab[..., 0] = [[[[90]]], [[[40]]]]
+    >>> d = describe(lab, frame, frame.inside)
+    >>> d.values[:, d.groups["colour"]][:, 2].round(1).tolist()   # median L*
+    [90.0, 40.0]
+    """
+    interior = mask & frame.within(_INTERIOR)
+    centre = mask & frame.within(_CENTRE)
+    if not centre.any():
+        centre = frame.within(_CENTRE)
+    parts: dict[str, F64] = {
+        "colour": _quantiles(lab, interior, _QUANTILES),
+        "centre": _quantiles(lab, centre, (0.25, 0.5, 0.75)),
+        "ink": _ink(lab[..., 0], interior),
+        "texture": _texture(lab, interior),
+        "pattern": _lbp(lab[..., 0], interior),
+        "shape": _hog(lab[..., 0], frame.within(0.95)),
+    }
+    groups, start = {}, 0
+    for name in GROUPS:
+        groups[name] = slice(start, start + parts[name].shape[1])
+        start += parts[name].shape[1]
+    return Descriptors(np.hstack([parts[g] for g in GROUPS]), groups)
+
+
+def _quantiles(lab: F32, where: BoolMap, qs: tuple[float, ...]) -> F64:
+    vals = lab[:, where, :]  # (n, k, 3)
+    q = np.quantile(vals, qs, axis=1)  # (len(qs), n, 3)
+    out: F64 = np.transpose(q, (1, 0, 2)).reshape(len(lab), -1).astype(np.float64)
+    return out
+
+
+def _ink(light: F32, where: BoolMap) -> F64:
+    vals = light[:, where]
+    paper = np.quantile(vals, 0.75, axis=1)[:, None]
+    median = np.median(vals, axis=1)[:, None]
+    cols = [((paper - vals) > 12).mean(axis=1), ((paper - vals) > 30).mean(axis=1),
+            (vals < 35).mean(axis=1), ((vals - median) > 12).mean(axis=1)]
+    out: F64 = np.stack(cols, axis=-1).astype(np.float64)
+    return out
+
+
+def _texture(lab: F32, where: BoolMap) -> F64:
+    cols = []
+    inner = where[1:-1, 1:-1]
+    for c in range(3):
+        ch = lab[..., c]
+        gx = ch[:, 1:-1, 2:] - ch[:, 1:-1, :-2]
+        gy = ch[:, 2:, 1:-1] - ch[:, :-2, 1:-1]
+        g = np.hypot(gx, gy)[:, inner]
+        cols.append(g.mean(axis=1))
+        if c == 0:
+            cols.append(np.quantile(g, 0.9, axis=1))
+    light = lab[..., 0]
+    blur = np.stack([cv2.GaussianBlur(p, (0, 0), 1.2) for p in light])
+    cols.append(np.abs(light - blur)[:, where].mean(axis=1))
+    out: F64 = np.stack(cols, axis=-1).astype(np.float64)
+    return out
+
+
+def _lbp(light: F32, where: BoolMap) -> F64:
+    """Uniform local binary patterns (8 neighbours, radius 1): a 10-bin histogram."""
+    h, w = light.shape[1:]
+    centre = light[:, 1:-1, 1:-1]
+    shifts = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
+    bits = np.stack([light[:, 1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx] >= centre + _LBP_STEP
+                     for dy, dx in shifts], axis=-1)
+    changes = (bits != np.roll(bits, 1, axis=-1)).sum(axis=-1)
+    code = np.where(changes <= 2, bits.sum(axis=-1), 9)[:, where[1:-1, 1:-1]]
+    n = len(light)
+    counts = np.bincount((np.arange(n)[:, None] * 10 + code).ravel(), minlength=n * 10)
+    out: F64 = counts.reshape(n, 10) / max(code.shape[1], 1)
+    return out
+
+
+def _hog(light: F32, where: BoolMap) -> F64:
+    """Oriented-gradient histograms on a 4 x 4 grid of cells, each cell L2-normalised."""
+    n, h, w = light.shape
+    gx = np.zeros_like(light)
+    gy = np.zeros_like(light)
+    gx[:, :, 1:-1] = light[:, :, 2:] - light[:, :, :-2]
+    gy[:, 1:-1, :] = light[:, 2:, :] - light[:, :-2, :]
+    mag = np.hypot(gx, gy) * where
+    ang = np.mod(np.arctan2(gy, gx), np.pi)
+    b = np.minimum((ang / np.pi * _HOG_BINS).astype(np.int64), _HOG_BINS - 1)
+    cell = (np.arange(h) * _HOG_CELLS // h)[:, None] * _HOG_CELLS + (
+        np.arange(w) * _HOG_CELLS // w)[None, :]
+    cells = _HOG_CELLS * _HOG_CELLS
+    index = (np.arange(n)[:, None, None] * cells + cell[None]) * _HOG_BINS + b
+    hist = np.bincount(index.ravel(), weights=mag.ravel().astype(np.float64),
+                       minlength=n * cells * _HOG_BINS).reshape(n, cells, _HOG_BINS)
+    hist /= np.sqrt((hist ** 2).sum(axis=-1, keepdims=True)) + 10.0
+    out: F64 = hist.reshape(n, -1)
+    return out

@@ -1,0 +1,252 @@
+"""Learn what each terrain looks like on *this* map, from a few examples, and read every hex.
+
+The way ilastik or QGIS's semi-automatic classification learn from a few labelled regions:
+
+1. the examples a builder gives (sample hexes, swatches of the printed key, hexes checked
+   in a corrected map) are drawn again with what is not terrain added to them
+   (:mod:`~pipeline.digitize.augment`), so a road or a name over a hex does not change
+   what it is;
+2. every patch is described (:mod:`~pipeline.digitize.describe`) and the descriptors are
+   scaled by the spread over *all* the map's hexes, so the scale is this scan's;
+3. an extremely randomised forest (scikit-learn's ``ExtraTreesClassifier``) learns from the
+   examples; then it learns again with the hexes it is surest of added as examples of what
+   it read them as (self-training), which carries the examples' look across the sheet,
+   its paper and its light;
+4. every hex gets a probability per terrain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.ensemble import ExtraTreesClassifier
+from sklearn.preprocessing import RobustScaler
+
+from pipeline.digitize.augment import RGB, Augmenter, augment, light_spread
+from pipeline.digitize.describe import GROUPS, Descriptors, describe
+from pipeline.digitize.patches import HexFrame, lab_patches
+
+__all__ = ["Examples", "Learner", "Reading", "learn_terrain", "suggest"]
+
+_CANDIDATES = 1500  # hexes weighed for a suggestion: the most doubtful
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+U8 = NDArray[np.uint8]
+BoolMap = NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Labelled patches: what the builder showed of each terrain.
+
+    Attributes
+    ----------
+    patches
+        ``(k, size, size, 3)`` RGB patches in the hex frame.
+    labels
+        Index into the terrain names of each patch.
+    hexes
+        Index of the map hex each patch is, or -1 for a patch from elsewhere (the key).
+    """
+
+    patches: U8
+    labels: I64
+    hexes: I64
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @staticmethod
+    def join(parts: Sequence[Examples]) -> Examples:
+        """Several sets of examples as one."""
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            raise ValueError("no examples")
+        return Examples(np.concatenate([p.patches for p in parts]),
+                        np.concatenate([p.labels for p in parts]),
+                        np.concatenate([p.hexes for p in parts]))
+
+
+@dataclass(frozen=True)
+class Learner:
+    """How the terrain learner works (the defaults are what the benches are measured with).
+
+    Attributes
+    ----------
+    trees
+        Trees in the forest.
+    copies
+        New drawings of each example (:class:`~pipeline.digitize.augment.Augmenter`).
+    budget
+        At most about this many drawings in all: many examples get fewer copies each.
+    rounds
+        Self-training rounds after the first fit.
+    sure
+        Probability from which a hex read in one round is an example in the next.
+    keep
+        At most this share of the hexes read as one terrain become examples of it.
+    seed
+        Seed of every random choice (same inputs, same reading).
+    """
+
+    trees: int = 100
+    copies: int = 30
+    budget: int = 1500
+    rounds: int = 2
+    sure: float = 0.6
+    keep: float = 0.5
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the learner read: a probability per hex and terrain.
+
+    Attributes
+    ----------
+    names
+        The terrain names, in the order of the columns.
+    probability
+        ``(n, terrains)``, each row summing to 1.
+    features
+        The hexes' descriptors as the learner saw them (scaled), ``(n, d)``.
+    """
+
+    names: tuple[str, ...]
+    probability: F64
+    features: F64 | None = None
+
+    @property
+    def main(self) -> I64:
+        """Index of each hex's most probable terrain."""
+        out: I64 = np.argmax(self.probability, axis=1)
+        return out
+
+    @property
+    def confidence(self) -> F64:
+        """The main terrain's probability."""
+        out: F64 = np.max(self.probability, axis=1)
+        return out
+
+
+def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Examples,
+                  frame: HexFrame, mask: BoolMap, *, across: Sequence[RGB] = (),
+                  along: Sequence[RGB] = (), learner: Learner = Learner()) -> Reading:
+    """Read every hex's terrain, having learnt each from the examples.
+
+    Parameters
+    ----------
+    names
+        Terrain names; ``examples.labels`` index into them.
+    descriptors
+        Every map hex's descriptors (:func:`~pipeline.digitize.describe.describe`).
+    examples
+        The labelled patches.
+    frame, mask
+        The patch frame and the pixels that may show terrain (as for ``descriptors``).
+    across, along
+        Colours of the lines printed through hexes (roads, railways) and along hexsides
+        (rivers, bars), drawn over the examples so the learner looks past them.
+    learner
+        The learner's settings.
+    """
+    copies = max(2, min(learner.copies, learner.budget // max(len(examples), 1)))
+    augmenter = Augmenter(copies=copies, across=tuple(across) or Augmenter().across,
+                          along=tuple(along) or Augmenter().along,
+                          spread=light_spread(examples.patches, examples.labels, mask),
+                          seed=learner.seed)
+    drawn, labels = augment(examples.patches, examples.labels, frame, augmenter)
+    taught = describe(lab_patches(drawn), frame, mask)
+    scaler = RobustScaler(quantile_range=(10.0, 90.0)).fit(descriptors.take(GROUPS))
+    x_all = scaler.transform(descriptors.take(GROUPS))
+    x_taught = scaler.transform(taught.take(GROUPS))
+    n_classes = len(names)
+    probability = _fit_predict(x_taught, labels, x_all, n_classes, learner)
+    own = examples.hexes[examples.hexes >= 0]
+    for _ in range(learner.rounds):
+        chosen = _surest(probability, learner, exclude=own)
+        x = np.vstack([x_taught, x_all[chosen]])
+        y = np.concatenate([labels, np.argmax(probability[chosen], axis=1)])
+        probability = _fit_predict(x, y, x_all, n_classes, learner)
+    # The builder's own examples are what they were said to be.
+    probability[own] = np.eye(n_classes)[examples.labels[examples.hexes >= 0]]
+    return Reading(tuple(names), probability, x_all)
+
+
+def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner) -> F64:
+    forest = ExtraTreesClassifier(n_estimators=learner.trees, min_samples_leaf=2,
+                                  max_features=0.3, random_state=learner.seed)
+    forest.fit(x, y)
+    out = np.zeros((len(x_all), n_classes))
+    out[:, forest.classes_] = forest.predict_proba(x_all)
+    return out
+
+
+def _surest(probability: F64, learner: Learner, exclude: I64) -> I64:
+    """The hexes read surely enough to teach the next round: per terrain, the surest share."""
+    main = np.argmax(probability, axis=1)
+    conf = np.max(probability, axis=1)
+    banned = np.zeros(len(main), bool)
+    banned[exclude] = True
+    chosen: list[I64] = []
+    for c in np.unique(main):
+        these = np.nonzero((main == c) & ~banned)[0]
+        these = these[np.argsort(-conf[these], kind="stable")]
+        these = these[: max(3, int(learner.keep * len(these)))]
+        chosen.append(these[conf[these] >= learner.sure])
+    out: I64 = np.sort(np.concatenate(chosen)) if chosen else np.zeros(0, np.int64)
+    return out
+
+
+def suggest(reading: Reading, count: int, exclude: Sequence[int] = ()) -> list[int]:
+    """The hexes whose label would most improve the reading, best first.
+
+    A hex is worth asking about when the reading is unsure of it (a small margin between
+    its two likeliest terrains) and when many hexes look like it (its label then settles
+    them too: density over its nearest neighbours in descriptor space); each pick makes
+    the hexes that look like it worth less, so the list covers different doubts rather
+    than ten of one kind.
+
+    Examples
+    --------
+    >>> p = np.array([[0.5, 0.5], [0.9, 0.1], [0.55, 0.45], [0.99, 0.01]])
+    >>> x = np.array([[0.0], [5.0], [0.1], [9.0]])
+    >>> suggest(Reading(("a", "b"), p, x), 2)
+    [0, 1]
+    """
+    prob = reading.probability
+    n = len(prob)
+    if n == 0 or count <= 0:
+        return []
+    top = np.sort(prob, axis=1)
+    doubt = 1.0 - (top[:, -1] - (top[:, -2] if prob.shape[1] > 1 else 0.0))
+    x = reading.features if reading.features is not None else prob
+    allowed = np.ones(n, bool)
+    allowed[list(exclude)] = False
+    # The most doubtful hexes are the candidates (bounded, so a huge map stays cheap).
+    order = np.argsort(-doubt, kind="stable")
+    candidates = order[allowed[order]][:_CANDIDATES]
+    if not len(candidates):
+        return []
+    sq = (x ** 2).sum(axis=1)
+    d2 = np.maximum(sq[candidates, None] + sq[None, :] - 2.0 * x[candidates] @ x.T, 0.0)
+    k = min(10, n - 1)
+    near = np.sort(d2, axis=1)[:, 1:k + 1] if k > 0 else np.zeros((len(candidates), 1))
+    scale = float(np.median(near)) or 1.0
+    density = np.exp(-near / scale).mean(axis=1)
+    score = doubt[candidates] * density
+    between = d2[:, candidates]
+    keep = np.ones(len(candidates))
+    picked: list[int] = []
+    for _ in range(min(count, len(candidates))):
+        best = int(np.argmax(score * keep))
+        if keep[best] <= 0:
+            break
+        picked.append(int(candidates[best]))
+        keep *= 1.0 - np.exp(-between[best] / scale)
+        keep[best] = 0.0
+    return picked
