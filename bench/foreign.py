@@ -15,6 +15,8 @@ hex centres are, to measure terrain and hexsides apart from calibration.
     python bench/foreign.py icons keybox         # some maps
     python bench/foreign.py --truth-grid --json figures.json
     python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
+    python bench/foreign.py --truth-grid --curve 3     # accuracy as suggested labels are added
+    python bench/foreign.py --truth-grid --calibration # how right each confidence is
 """
 
 from __future__ import annotations
@@ -146,9 +148,12 @@ def truth_fit(truth: Mapping[str, Any], grid: Any, image: Path) -> Any:
                        image_shape=(height, width))
 
 
-def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
-            **options: Any) -> tuple[Figures, dict[str, Any]]:
-    """Digitize one bench map as set up, and score it."""
+def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+             **options: Any) -> tuple[Any, dict[str, Any], float]:
+    """Digitize one bench map as set up: the result, the map's truth, and the seconds taken.
+
+    ``options`` go to :func:`~pipeline.digitize.digitize_scan` (``key``, ``suggest``, ...).
+    """
     from pipeline.digitize import digitize_scan, legend_from_data
     from pipeline.digitize.gridfile import grid_from_data
 
@@ -160,9 +165,14 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
         options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()
     result = digitize_scan(image_of(folder, name), legend, grid=grid, **options)
-    seconds = time.perf_counter() - t0
-    cand = candidate(result)
-    score = scorer(folder).score(truth, cand)
+    return result, truth, time.perf_counter() - t0
+
+
+def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+            **options: Any) -> tuple[Figures, dict[str, Any]]:
+    """Digitize one bench map as set up, and score it."""
+    result, truth, seconds = read_map(folder, name, setup, truth_grid=truth_grid, **options)
+    score = scorer(folder).score(truth, candidate(result))
     return figures(name, score, truth, seconds), score
 
 
@@ -204,6 +214,42 @@ def choose_samples(truth: Mapping[str, Any], per_terrain: int = 3, seed: int = 0
             for t, ids in sorted(by.items())}
 
 
+def curve(folder: Path, name: str, setup: Mapping[str, Any], rounds: int, *,
+          truth_grid: bool, per_round: int = 10) -> list[tuple[int, float]]:
+    """Accuracy after each round of labelling the hexes ``--suggest`` names (answered from
+    the truth, as the builder would answer them): ``(labels, accuracy)`` per round."""
+    truth = truth_of(folder, name)
+    samples = {t: list(ids) for t, ids in setup.get("samples", {}).items()}
+    out = []
+    for _ in range(rounds + 1):
+        result, _, _ = read_map(folder, name, {**setup, "samples": samples},
+                                truth_grid=truth_grid, suggest=per_round)
+        score = scorer(folder).score(truth, candidate(result))
+        out.append((sum(len(v) for v in samples.values()), float(score["terrain"]["accuracy"])))
+        for h in result.suggestions:
+            hex_id = result.fit.grid.id(h)
+            samples.setdefault(truth["hexes"][hex_id]["terrain"], []).append(hex_id)
+    return out
+
+
+def calibration(folder: Path, names: Sequence[str], setup: Mapping[str, Any], *,
+                truth_grid: bool) -> list[tuple[str, int, float]]:
+    """Pooled over maps: per confidence band, how many hexes and what share read right."""
+    bands = [(0.0, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01)]
+    counts = [[0, 0] for _ in bands]
+    for name in names:
+        truth = truth_of(folder, name)
+        result, _, _ = read_map(folder, name, setup[name], truth_grid=truth_grid)
+        for h, t in result.terrain.items():
+            right = t.terrain[0] == truth["hexes"][result.fit.grid.id(h)]["terrain"]
+            for i, (lo, hi) in enumerate(bands):
+                if lo <= t.confidence < hi:
+                    counts[i][0] += 1
+                    counts[i][1] += int(right)
+    return [(f"{lo:.1f}-{min(hi, 1.0):.1f}", n, ok / n if n else float("nan"))
+            for (lo, hi), (n, ok) in zip(bands, counts, strict=True)]
+
+
 def compact_json(data: Any) -> str:
     """JSON with one key a line and short lists (colours, hex ids) kept on one line."""
     text = json.dumps(data, indent=1)
@@ -219,6 +265,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every map's full score here")
     parser.add_argument("--choose-samples", action="store_true",
                         help="rewrite the sample hexes of bench/foreign_setup.json")
+    parser.add_argument("--curve", type=int, metavar="ROUNDS",
+                        help="add ten suggested labels a round and print the accuracy")
+    parser.add_argument("--calibration", action="store_true",
+                        help="print how right each confidence band is, pooled over the maps")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:
@@ -231,6 +281,19 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             setup[name]["samples"] = choose_samples(truth_of(folder, name))
         SETUP.write_text(compact_json(setup), encoding="utf-8")
+        return 0
+    if args.curve is not None:
+        print("| map | " + " | ".join(f"round {i}" for i in range(args.curve + 1)) + " |")
+        print("|" + " --- |" * (args.curve + 2))
+        for name in names:
+            points = curve(folder, name, setup[name], args.curve, truth_grid=args.truth_grid)
+            print(f"| {name} | " + " | ".join(f"{a:.1%} ({n})" for n, a in points) + " |")
+        return 0
+    if args.calibration:
+        print("| confidence | hexes | right |")
+        print("| --- | --- | --- |")
+        for band, n, right in calibration(folder, names, setup, truth_grid=args.truth_grid):
+            print(f"| {band} | {n} | {right:.1%} |")
         return 0
     rows, scores = [], {}
     for name in names:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from collections.abc import Iterator
@@ -17,18 +18,22 @@ from numpy.typing import NDArray
 from pipeline.cli.options import HELP, OneLineErrors, Text, emit_json, json_option, quiet_option
 from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
+from pipeline.digitize.classify import Teaching
 from pipeline.digitize.gridfile import load_grid
+from pipeline.digitize.legend import legend_document
 from pipeline.digitize.outputs import UNSURE, geojson, geojson_text, overlay
 from pipeline.digitize.run import Progress
 from pipeline.errors import DataError, GridError
 from pipeline.hexgrid import HexGrid, Numbering, Orientation
 from pipeline.files import write_bytes_atomic, write_text_atomic
-from pipeline.model import dumps
+from pipeline.hexgrid import Hex
+from pipeline.model import dumps, load_map
 
-__all__ = ["digitize", "parse_anchor", "parse_sample"]
+__all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample"]
 
 MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
 _STAGGER = {"flat": "even-down", "pointy": "even-right"}  # the usual numbering
+MAX_EXAMPLES = 2000  # --sample and --key options: a few per terrain are what a reading needs
 
 
 def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
@@ -51,12 +56,37 @@ def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
                         " e.g. 0101=120.5,88)") from None
 
 
-def parse_sample(text: str) -> tuple[str, str]:
-    """``"woods=0412"`` -> ``("woods", "0412")``."""
-    name, sep, hex_id = text.partition("=")
-    if not sep or not name.strip() or not hex_id.strip():
-        raise DataError(None, "--sample", f"{text!r} is not TERRAIN=HEX (e.g. woods=0412)")
-    return name.strip(), hex_id.strip()
+def parse_sample(text: str) -> tuple[str, list[str]]:
+    """``"woods=0412,0415"`` -> ``("woods", ["0412", "0415"])``.
+
+    >>> parse_sample("woods=0412, 0415")
+    ('woods', ['0412', '0415'])
+    """
+    name, sep, ids = text.partition("=")
+    hexes = [h.strip() for h in ids.split(",")]
+    if not sep or not name.strip() or not all(hexes):
+        raise DataError(None, "--sample", f"{text!r} is not TERRAIN=HEX[,HEX...] (e.g."
+                        " woods=0412,0415)")
+    return name.strip(), hexes
+
+
+def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
+    """``"woods=1550,300,80,70"`` -> ``("woods", (1550.0, 300.0, 80.0, 70.0))``.
+
+    >>> parse_key("woods=1550,300,80,70")
+    ('woods', (1550.0, 300.0, 80.0, 70.0))
+    """
+    name, sep, box = text.partition("=")
+    parts = box.split(",")
+    try:
+        if not sep or not name.strip() or len(parts) != 4:
+            raise ValueError
+        x, y, w, h = (float(p) for p in parts)
+    except ValueError:
+        raise DataError(None, "--key", f"{text!r} is not TERRAIN=X,Y,W,H (the pixel box of the"
+                        " terrain's swatch in the printed key, e.g. woods=1550,300,80,70)"
+                        ) from None
+    return name.strip(), (x, y, w, h)
 
 
 @click.command(cls=OneLineErrors, short_help="Read a map scan into terrain data.",
@@ -78,8 +108,20 @@ def parse_sample(text: str) -> tuple[str, str]:
               " (flat), even-right, odd-right (pointy); with --cols/--rows.")
 @click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
               help="A hex centre on the scan, in pixels (repeat: two or more).")
-@click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX",
-              help="Take a terrain's colour from a hex of the scan (repeatable).")
+@click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX[,HEX]", type=Text(2000),
+              help="Hexes that show a terrain: examples to learn its look on this map from"
+              " (repeatable; two or three per terrain is usually enough).")
+@click.option("--key", "keys", multiple=True, metavar="TERRAIN=X,Y,W,H", type=Text(),
+              help="A terrain's swatch in the printed key, as a pixel box of the scan"
+              " (repeatable): an example like --sample.")
+@click.option("--train", "train_path", type=InputPath(),
+              help="A corrected map.json of this scan: its hexes marked labelled or corrected"
+              " are examples, the rest is read again.")
+@click.option("--suggest", "suggest", type=click.IntRange(0, 500), default=0, metavar="N",
+              help="List the N hexes whose label would most improve the reading.")
+@click.option("--write-legend", "legend_out", type=OutputPath(stream=True),
+              help="Also write a starter legend: every terrain with the colour read for it,"
+              " and the features ('-': standard output).")
 @click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
               help="Also write a PNG of the findings over the scan ('-': standard output).")
 @click.option("--geojson", "geojson_path", type=OutputPath(stream=True),
@@ -92,9 +134,10 @@ def parse_sample(text: str) -> tuple[str, str]:
 @quiet_option
 def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
              cols: int | None, rows: int | None, orientation: str | None, stagger: str | None,
-             anchors: tuple[str, ...], samples: tuple[str, ...], overlay_path: Path | None,
-             geojson_path: Path | None, game: str, title: str | None, as_json: bool,
-             quiet: bool) -> None:
+             anchors: tuple[str, ...], samples: tuple[str, ...], keys: tuple[str, ...],
+             train_path: Path | None, suggest: int, legend_out: Path | None,
+             overlay_path: Path | None, geojson_path: Path | None, game: str,
+             title: str | None, as_json: bool, quiet: bool) -> None:
     """Read a map scan into map data: the grid, terrain per hex, hexside features.
 
     The grid is found on the scan (flat- or pointy-top, printed dark or light,
@@ -103,24 +146,35 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     and refined. Give the map's --cols and --rows (or a --grid with them) when
     the sheet also holds a terrain key, a turn track or a title block, or when
     its frame cuts the outer hexes: the map is then the best placement of that
-    many hexes on the printed grid. Each hex gets the legend terrain most of it shows, with
-    area shares and a confidence; hexsides get the rivers and bars along them
+    many hexes on the printed grid. Terrain is learnt from examples on this
+    very map, the way a person learns a map's key: a few hexes of each terrain
+    (--sample), its swatch in the printed key (--key), the checked hexes of a
+    corrected map (--train), or, for a terrain the legend gives a printed
+    colour, the hexes that colour names surely. Each hex gets its main terrain,
+    the area share of every terrain in it and a confidence; --suggest names
+    the hexes worth labelling next. Hexsides get the rivers and bars along them
     and the roads and bridges across them. Nothing is written unless all goes
     well; every file is written whole or not at all.
 
     \b
     Examples:
-      bocage digitize scan.png --legend legend.json --out map.json
+      bocage digitize scan.png -l legend.json -o map.json --grid grid.json \\
+          --sample woods=0412,0415,0733 --sample clear=0101,0203 --suggest 10
       bocage digitize scan.jpg -l maps/demo/map.json -o map.json --grid maps/demo/map.json \\
           --overlay check.png --geojson map.geojson
       bocage digitize scan.png -l legend.json -o map.json \\
-          --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412
+          --anchor 0101=88,92 --anchor 2522=1012,1047 --key woods=1550,300,80,70
       bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
     """
     grid, size = _grid(grid_path, cols, rows, orientation, stagger)
-    pixels, result = _run(scan, legend_path, grid, size, anchors, samples, game, title,
-                          show_progress=not (quiet or as_json))
+    teaching = _teaching(samples, keys, train_path)
+    pixels, result = _run(scan, legend_path, grid, size, anchors, teaching, suggest, game,
+                          title, show_progress=not (quiet or as_json), warn=not quiet)
     files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
+    if legend_out is not None:
+        files[legend_out] = json.dumps(legend_document(result.legend, note=(
+            f"Starter legend written by bocage digitize from {scan.name}: terrain colours"
+            " are what the scan showed for each terrain's hexes.")), indent=2) + "\n"
     for path, data in files.items():
         if isinstance(data, str):
             write_text_atomic(path, data)
@@ -160,25 +214,55 @@ def _grid(grid_path: Path | None, cols: int | None, rows: int | None,
         raise DataError(None, "--stagger" if stagger else "--orientation", str(exc)) from None
 
 
+def _teaching(samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path | None
+              ) -> Teaching:
+    """The builder's examples from the command line."""
+    if len(samples) + len(keys) > MAX_EXAMPLES:
+        raise DataError(None, "--sample", f"{len(samples) + len(keys)} examples, more than"
+                        f" {MAX_EXAMPLES}; a few hexes per terrain teach the reading, --train"
+                        " takes a corrected map")
+    sample_map: dict[str, list[str]] = {}
+    for text in samples:
+        name, hexes = parse_sample(text)
+        sample_map.setdefault(name, []).extend(hexes)
+    key_map: dict[str, list[tuple[float, float, float, float]]] = {}
+    for text in keys:
+        name, box = parse_key(text)
+        key_map.setdefault(name, []).append(box)
+    checked: dict[str, str] = {}
+    if train_path is not None:
+        corrected = load_map(train_path)
+        checked = {hex_id: entry.terrain[0] for hex_id, entry in corrected.hexes.items()
+                   if entry.provenance in ("labelled", "corrected")}
+        if not checked:
+            raise DataError(str(train_path), "hexes", "no hex is marked \"provenance\":"
+                            " \"labelled\" or \"corrected\", so there is nothing to learn from;"
+                            " mark the hexes a person checked")
+    return Teaching(samples=sample_map, key=key_map, checked=checked)
+
+
 def _run(scan: Path, legend_path: Path, grid: HexGrid | None, size: tuple[int, int] | None,
-         anchors: tuple[str, ...], samples: tuple[str, ...], game: str, title: str | None, *,
-         show_progress: bool) -> tuple[NDArray[np.uint8], Digitization]:
+         anchors: tuple[str, ...], teaching: Teaching, suggest: int, game: str,
+         title: str | None, *, show_progress: bool, warn: bool
+         ) -> tuple[NDArray[np.uint8], Digitization]:
     if len(anchors) > MAX_ANCHORS:
         raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
                         " two to a few dozen well-spread hexes fix the grid")
     anchor_map = dict(parse_anchor(a) for a in anchors)
     if len(anchor_map) != len(anchors):
         raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
-    sample_map: dict[str, list[str]] = {}
-    for text in samples:
-        name, hex_id = parse_sample(text)
-        sample_map.setdefault(name, []).append(hex_id)
     with _progress(show_progress) as progress:
         pixels = load_scan(scan)
         result = digitize_scan(pixels, legend_path, grid=grid, size=size,
-                               anchors=anchor_map or None, samples=sample_map, game=game,
-                               title=title, source=str(scan), progress=progress)
+                               anchors=anchor_map or None, samples=teaching.samples,
+                               key=teaching.key, checked=teaching.checked, game=game,
+                               title=title, source=str(scan), progress=progress,
+                               suggest=suggest, warn=_warning if warn else None)
     return pixels, result
+
+
+def _warning(line: str) -> None:
+    click.echo(f"bocage: warning: {line}", err=True)
 
 
 @contextmanager
@@ -241,8 +325,16 @@ def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str,
         "terrain": dict(sorted(terrain.items())),
         "unsure": unsure,
         "hexside_features": dict(sorted(features.items())),
+        "suggest": [_suggestion(result, h) for h in result.suggestions],
         "written": [str(p) for p in written],
     }
+
+
+def _suggestion(result: Digitization, h: Hex) -> dict[str, Any]:
+    t = result.terrain[h]
+    others = [n for n in sorted(t.fractions, key=lambda n: -t.fractions[n]) if n != t.terrain[0]]
+    return {"hex": result.fit.grid.id(h), "read": t.terrain[0], "confidence": t.confidence,
+            "or": others[0] if others else None}
 
 
 def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
@@ -257,4 +349,8 @@ def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
                   if s["unsure"] else ""))
     features = ", ".join(f"{n} {c}" for n, c in s["hexside_features"].items()) or "none"
     click.echo(f"hexsides: {features}")
+    if s["suggest"]:
+        click.echo("label next: " + ", ".join(
+            f"{x['hex']} (read {x['read']} {x['confidence']:.2f}"
+            + (f", or {x['or']}" if x["or"] else "") + ")" for x in s["suggest"]))
     click.echo("wrote " + ", ".join(s["written"]))

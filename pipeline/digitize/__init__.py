@@ -7,12 +7,18 @@ The stages, one idea a module:
   from anchors or from a layout), with :mod:`~pipeline.digitize.lattice`,
   :mod:`~pipeline.digitize.refine` and :mod:`~pipeline.digitize.extent`, into a
   :class:`~pipeline.digitize.gridfit.GridFit`;
-* :mod:`~pipeline.digitize.legend` says which colours mean what;
+* :mod:`~pipeline.digitize.legend` names the terrains and says which colours mean what;
   :mod:`~pipeline.digitize.colours` names a pixel's colour and
   :mod:`~pipeline.digitize.light` undoes yellowing and uneven light;
 * :mod:`~pipeline.digitize.classify` gives each hex its terrain, shares and
-  confidence; :mod:`~pipeline.digitize.hexsides` finds rivers, bars, roads
-  and bridges;
+  confidence, learnt from the builder's examples on this map: every hex resampled into a
+  patch (:mod:`~pipeline.digitize.patches`), described
+  (:mod:`~pipeline.digitize.describe`), the examples drawn again with what is not terrain
+  over them (:mod:`~pipeline.digitize.augment`), a forest taught from them
+  (:mod:`~pipeline.digitize.learn`), area shares per cell
+  (:mod:`~pipeline.digitize.shares`), and a legend's printed colours read by
+  :mod:`~pipeline.digitize.vote`; :mod:`~pipeline.digitize.hexsides` finds rivers,
+  bars, roads and bridges;
 * :mod:`~pipeline.digitize.outputs` writes map.json, GeoJSON and an overlay;
   :mod:`~pipeline.digitize.run` does it all in one call.
 
@@ -20,12 +26,20 @@ The package knows no game: everything game-specific is in the legend and the gri
 """
 
 from pipeline.digitize.calibrate import calibrate, fit_anchors
-from pipeline.digitize.classify import HexTerrain, classify_hexes
+from pipeline.digitize.classify import (
+    Classification,
+    HexTerrain,
+    Teaching,
+    TerrainReader,
+    classify_hexes,
+)
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.hexsides import detect_hexsides
+from pipeline.digitize.learn import Learner
 from pipeline.digitize.legend import (
     FeatureKey,
     Legend,
+    legend_document,
     legend_from_data,
     legend_from_map,
     load_legend,
@@ -36,11 +50,15 @@ from pipeline.digitize.scanfile import load_scan
 
 __all__ = [
     "STAGES",
+    "Classification",
     "Digitization",
     "FeatureKey",
     "GridFit",
     "HexTerrain",
+    "Learner",
     "Legend",
+    "Teaching",
+    "TerrainReader",
     "build_map",
     "calibrate",
     "classify_hexes",
@@ -51,6 +69,7 @@ __all__ = [
     "fit_anchors",
     "geojson",
     "geojson_text",
+    "legend_document",
     "legend_from_data",
     "legend_from_map",
     "load_legend",

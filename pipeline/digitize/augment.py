@@ -62,8 +62,12 @@ class Augmenter:
     seed: int = 0
 
 
-def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter) -> tuple[U8, I64]:
+def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter,
+            keys: I64 | None = None) -> tuple[U8, I64]:
     """The examples and their new drawings, with labels, ``(k * (copies + 1), size, size, 3)``.
+
+    ``keys`` names each example (its hex, say) so that it is drawn the same way whatever
+    other examples come with it: a new label adds drawings without changing the others.
 
     Examples
     --------
@@ -74,9 +78,10 @@ def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter) -> 
     >>> out.shape, lab.tolist()
     ((8, 16, 16, 3), [0, 0, 0, 0, 1, 1, 1, 1])
     """
-    rng = np.random.default_rng(augmenter.seed)
+    keys = np.arange(len(labels)) if keys is None else keys
     out, lab = [], []
     for i, (patch, label) in enumerate(zip(patches, labels, strict=True)):
+        rng = np.random.default_rng([augmenter.seed, int(keys[i]) + 1, int(label)])
         out.append(patch)
         lab.append(int(label))
         others = np.nonzero(labels != label)[0]
@@ -139,10 +144,14 @@ def _colour(colours: Sequence[RGB], rng: np.random.Generator) -> tuple[int, int,
 
 def _through_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
                   rng: np.random.Generator) -> None:
+    """A road or railway from one hexside to another, straight through the centre or bent
+    past it, solid, dashed, ticked or cased."""
     mids = frame.midpoints()
     a, b = rng.choice(6, 2, replace=False)
-    centre = np.array([frame.size / 2 - 0.5] * 2) + rng.normal(0, frame.size * 0.04, 2)
-    pts = np.array([mids[a], centre, mids[b]])
+    centre = np.array([frame.size / 2 - 0.5] * 2)
+    bend = centre + rng.normal(0, frame.size * (0.04 if rng.random() < 0.5 else 0.18), 2)
+    t = np.linspace(0, 1, 16)[:, None]
+    pts = (1 - t) ** 2 * mids[a] + 2 * t * (1 - t) * bend + t ** 2 * mids[b]
     width = max(1, round(frame.size * rng.uniform(0.03, 0.08)))
     colour = _colour(colours, rng)
     style = rng.random()
@@ -150,9 +159,10 @@ def _through_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
         _polyline(img, pts, (20, 20, 20), width + 2)
         _polyline(img, pts, (235, 230, 215), width)
         return
-    if style < 0.4:  # dashed
-        for s in np.linspace(0, 1, 9)[::2]:
-            seg = [_along(pts, s), _along(pts, min(1.0, s + 0.08))]
+    if style < 0.45:  # dashed, short or long dashes
+        dash = rng.uniform(0.05, 0.14)
+        for s in np.arange(0.0, 1.0, 2 * dash):
+            seg = [_along(pts, float(u)) for u in np.linspace(s, min(1.0, s + dash), 4)]
             _polyline(img, np.array(seg), colour, width)
         return
     _polyline(img, pts, colour, width)
@@ -192,13 +202,24 @@ def _dotted_curve(img: U8, frame: HexFrame, rng: np.random.Generator) -> None:
 
 
 def _word(img: U8, frame: HexFrame, rng: np.random.Generator) -> None:
+    """A place name, small and dark, or part of a large faint region name."""
     s = frame.size
     word = _WORDS[int(rng.integers(len(_WORDS)))]
-    scale = s / 100 * rng.uniform(0.5, 0.9)
-    org = (int(rng.uniform(0.1, 0.4) * s), int(rng.uniform(0.55, 0.85) * s))
-    shade = int(rng.integers(0, 70))
-    cv2.putText(img, word, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (shade, shade, shade), 1,
-                cv2.LINE_AA)
+    if rng.random() < 0.5:
+        scale = s / 100 * rng.uniform(0.5, 0.9)
+        org = (int(rng.uniform(0.1, 0.4) * s), int(rng.uniform(0.55, 0.85) * s))
+        shade = int(rng.integers(0, 70))
+        cv2.putText(img, word, org, cv2.FONT_HERSHEY_SIMPLEX, scale, (shade, shade, shade), 1,
+                    cv2.LINE_AA)
+        return
+    layer = img.copy()
+    scale = s / 40 * rng.uniform(0.6, 1.0)
+    org = (int(rng.uniform(-0.6, 0.2) * s), int(rng.uniform(0.4, 0.9) * s))
+    colour = tuple(int(v) for v in rng.integers(60, 200, 3))
+    cv2.putText(layer, word.upper(), org, cv2.FONT_HERSHEY_TRIPLEX, scale, colour,
+                max(1, s // 16), cv2.LINE_AA)
+    alpha = rng.uniform(0.4, 0.9)
+    img[:] = np.asarray(np.round(img * (1 - alpha) + layer * alpha), np.uint8)
 
 
 def _split(img: U8, other: U8, frame: HexFrame, rng: np.random.Generator) -> U8:

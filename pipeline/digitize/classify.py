@@ -17,6 +17,7 @@ in no hex, or in nearly every hex, is a warning.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -207,9 +208,9 @@ class TerrainReader:
         if light is None:
             light = _interior_light(self.fit, self.hexes, self.colours, reading,
                                     self.image.shape[1], self.image.shape[0])
-        _warn_extremes(reading, warn, self.legend.source)
         gain = light.gain(self.centres[:, 0], self.centres[:, 1])
         terrain = _results(self.hexes, reading, shares, self.colours / gain)
+        _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
 
     def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:
@@ -401,18 +402,21 @@ def _interior_light(fit: GridFit, hexes: list[Hex], colours: F64, reading: Readi
     return fit_light(xy[sure, 0], xy[sure, 1], colours[sure], reference[sure], width, height)
 
 
-def _warn_extremes(reading: Reading, warn: Warn | None, legend: str | None) -> None:
+def _warn_extremes(names: Sequence[str], terrain: Mapping[Hex, HexTerrain], warn: Warn | None,
+                   legend: str | None) -> None:
+    """Warn of a terrain found in no hex (not even as a share), or as nearly every hex's."""
     if warn is None:
         return
-    counts = np.bincount(reading.main, minlength=len(reading.names))
-    total = int(counts.sum())
+    main = Counter(t.terrain[0] for t in terrain.values())
+    anywhere = Counter(n for t in terrain.values() for n in t.terrain)
+    total = len(terrain)
     where = f"{legend}: " if legend else ""
-    for name, count in zip(reading.names, counts.tolist(), strict=True):
-        if count == 0:
+    for name in names:
+        if not anywhere[name]:
             warn(f"{where}terrain '{name}' was found in no hex; check its examples or drop it")
-        elif total > 20 and count >= _EVERYWHERE * total:
-            warn(f"{where}terrain '{name}' was found in {count} of {total} hexes; are the other"
-                 " terrains' examples right?")
+        elif total > 20 and main[name] >= _EVERYWHERE * total:
+            warn(f"{where}terrain '{name}' was found in {main[name]} of {total} hexes; are the"
+                 " other terrains' examples right?")
 
 
 def _with_printed_shares(shares: F64, printed: F64, legend: Legend) -> F64:

@@ -68,10 +68,11 @@ def describe(lab: F32, frame: HexFrame, mask: BoolMap) -> Descriptors:
 
     Examples
     --------
-    >>> frame = HexFrame(__import__("pipeline.hexgrid").hexgrid.Orientation.FLAT, 16)
-    >>> lab = np.zeros((2, 16, 16, 3), np.float32); lab[..., 0] = [[[[90]]], [[[40]]]]
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 16)
+    >>> lab = np.zeros((2, 16, 16, 3), np.float32); lab[0, ..., 0], lab[1, ..., 0] = 90, 40
     >>> d = describe(lab, frame, frame.inside)
-    >>> d.values[:, d.groups["colour"]][:, 2].round(1).tolist()   # median L*
+    >>> d.values[:, d.groups["colour"]][:, 6].round(1).tolist()   # median L* (q50, channel L)
     [90.0, 40.0]
     """
     interior = mask & frame.within(_INTERIOR)

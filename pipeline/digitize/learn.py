@@ -78,7 +78,9 @@ class Learner:
     Attributes
     ----------
     trees
-        Trees in the forest.
+        Trees in all (shared among the members).
+    members
+        Learners averaged, each taught from its own drawings of the examples.
     copies
         New drawings of each example (:class:`~pipeline.digitize.augment.Augmenter`).
     budget
@@ -93,7 +95,8 @@ class Learner:
         Seed of every random choice (same inputs, same reading).
     """
 
-    trees: int = 100
+    trees: int = 120
+    members: int = 3
     copies: int = 30
     budget: int = 1500
     rounds: int = 2
@@ -155,31 +158,48 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         The learner's settings.
     """
     copies = max(2, min(learner.copies, learner.budget // max(len(examples), 1)))
-    augmenter = Augmenter(copies=copies, across=tuple(across) or Augmenter().across,
-                          along=tuple(along) or Augmenter().along,
-                          spread=light_spread(examples.patches, examples.labels, mask),
-                          seed=learner.seed)
-    drawn, labels = augment(examples.patches, examples.labels, frame, augmenter)
-    taught = describe(lab_patches(drawn), frame, mask)
+    spread = light_spread(examples.patches, examples.labels, mask)
+    # Key swatches (no map hex) are named after their place in the list, past every hex.
+    keys = np.where(examples.hexes >= 0, examples.hexes,
+                    1_000_000 + np.arange(len(examples.hexes)))
     scaler = RobustScaler(quantile_range=(10.0, 90.0)).fit(descriptors.take(GROUPS))
     x_all = scaler.transform(descriptors.take(GROUPS))
-    x_taught = scaler.transform(taught.take(GROUPS))
+    # Several members, each taught from its own drawings of the examples: what one set of
+    # drawings happens to show (and one forest happens to split on) averages out.
+    taught: list[tuple[F64, I64]] = []
+    for member in range(learner.members):
+        augmenter = Augmenter(copies=copies, across=tuple(across) or Augmenter().across,
+                              along=tuple(along) or Augmenter().along, spread=spread,
+                              seed=learner.seed + member)
+        drawn, labels = augment(examples.patches, examples.labels, frame, augmenter, keys)
+        taught.append((scaler.transform(describe(lab_patches(drawn), frame, mask).take(GROUPS)),
+                       labels))
     n_classes = len(names)
-    probability = _fit_predict(x_taught, labels, x_all, n_classes, learner)
+    probability = _ensemble(taught, x_all, n_classes, learner)
     own = examples.hexes[examples.hexes >= 0]
     for _ in range(learner.rounds):
         chosen = _surest(probability, learner, exclude=own)
-        x = np.vstack([x_taught, x_all[chosen]])
-        y = np.concatenate([labels, np.argmax(probability[chosen], axis=1)])
-        probability = _fit_predict(x, y, x_all, n_classes, learner)
+        read = np.argmax(probability[chosen], axis=1)
+        probability = _ensemble([(np.vstack([x, x_all[chosen]]), np.concatenate([y, read]))
+                                 for x, y in taught], x_all, n_classes, learner)
     # The builder's own examples are what they were said to be.
     probability[own] = np.eye(n_classes)[examples.labels[examples.hexes >= 0]]
     return Reading(tuple(names), probability, x_all)
 
 
-def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner) -> F64:
-    forest = ExtraTreesClassifier(n_estimators=learner.trees, min_samples_leaf=2,
-                                  max_features=0.3, random_state=learner.seed)
+def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
+              learner: Learner) -> F64:
+    """The members' mean probabilities, each member a forest of its share of the trees."""
+    trees = max(10, learner.trees // len(taught))
+    out: F64 = np.mean([_fit_predict(x, y, x_all, n_classes, learner, trees, learner.seed + k)
+                        for k, (x, y) in enumerate(taught)], axis=0)
+    return out
+
+
+def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner, trees: int,
+                 seed: int) -> F64:
+    forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2, max_features=0.3,
+                                  random_state=seed)
     forest.fit(x, y)
     out = np.zeros((len(x_all), n_classes))
     out[:, forest.classes_] = forest.predict_proba(x_all)

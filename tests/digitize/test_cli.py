@@ -117,6 +117,9 @@ def test_contradicting_anchors(tmp_path, scan_file):
     (["--anchor", "0101=60"], "--anchor: '0101=60' is not HEX=X,Y"),
     (["--sample", "woods"], "--sample: 'woods' is not TERRAIN=HEX"),
     (["--sample", "wods=1403"], "--sample names terrain 'wods'"),
+    (["--sample", "woods=1403,"], "--sample: 'woods=1403,' is not TERRAIN=HEX[,HEX...]"),
+    (["--key", "woods=1,2,3"], "--key: 'woods=1,2,3' is not TERRAIN=X,Y,W,H"),
+    (["--key", "woods=5000,5,40,40"], "--key: the box 5000,5,40,40 is not inside the image"),
 ])
 def test_bad_options(tmp_path, scan_file, args, message):
     err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
@@ -154,8 +157,9 @@ def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):
 def test_help_names_every_option():
     code, stdout, _ = run("-h")
     assert code == 0
-    for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--overlay",
-                   "--geojson", "--game", "--title", "--json", "--quiet"):
+    for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--key", "--train",
+                   "--suggest", "--write-legend", "--overlay", "--geojson", "--game", "--title",
+                   "--json", "--quiet"):
         assert option in stdout
 
 
@@ -192,3 +196,52 @@ def test_grid_options_that_do_not_make_a_grid_are_refused(tmp_path, scan_file, a
                           *args)
     assert code == 2 and message in stderr and stderr.count("\n") == 1
     assert not (tmp_path / "m.json").exists()
+
+
+def test_samples_suggestions_and_a_starter_legend(tmp_path, scan_file, demo_scanned: RoundTrip):
+    """Samples teach a terrain the legend has no colour for; --suggest names hexes not shown;
+    --write-legend writes a legend bocage reads back, with the colour the scan showed."""
+    legend = json.loads(DEMO_MAP.read_text())
+    doc = {"kind": "legend", "terrain": {n: t.get("color") for n, t in
+                                          legend["terrain_types"].items()},
+           "features": {n: {"kind": f["kind"], "color": f["color"]}
+                        for n, f in legend["hexside_features"].items() if f.get("color")}}
+    doc["terrain"]["woods"] = None
+    legend_path = tmp_path / "legend.json"
+    legend_path.write_text(json.dumps(doc))
+    starter = tmp_path / "starter.json"
+    code, stdout, stderr = run(str(scan_file), "-l", str(legend_path), "-o",
+                               str(tmp_path / "m.json"), "--sample", "woods=1403,1504",
+                               "--suggest", "5", "--write-legend", str(starter), "--json")
+    assert code == 0, stderr
+    summary = json.loads(stdout)
+    asked = [s["hex"] for s in summary["suggest"]]
+    assert len(asked) == len(set(asked)) == 5 and not {"1403", "1504"} & set(asked)
+    assert all(0 <= s["confidence"] <= 1 and s["read"] for s in summary["suggest"])
+    from pipeline.digitize import load_legend
+
+    written = load_legend(starter)
+    woods = np.array(written.terrain["woods"][0])
+    assert np.abs(woods - [0x5B, 0x8A, 0x3C]).max() < 16  # the demo's printed woods
+    assert set(written.features) == set(doc["features"])
+    assert str(starter) in summary["written"]
+
+
+def test_train_on_the_checked_hexes_of_a_corrected_map(tmp_path, scan_file):
+    corrected = json.loads(DEMO_MAP.read_text())
+    out = tmp_path / "m.json"
+    err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(out), "--train",
+               str(DEMO_MAP))
+    assert "no hex is marked \"provenance\": \"labelled\" or \"corrected\"" in err
+    demo = load_map(DEMO_MAP)
+    for hex_id in ("1403", "1504", "0421"):
+        entry = corrected["hexes"].setdefault(hex_id, {"terrain": demo.terrain_of(hex_id)})
+        entry["provenance"] = "corrected"
+    trained = tmp_path / "corrected.json"
+    trained.write_text(json.dumps(corrected))
+    code, _, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(out), "--train",
+                          str(trained), "--quiet")
+    assert code == 0, stderr
+    doc = load_map(out)
+    for hex_id in ("1403", "1504", "0421"):
+        assert doc.terrain_of(hex_id)[0] == corrected["hexes"][hex_id]["terrain"][0]

@@ -12,9 +12,10 @@ import pipeline.render
 
 SURFACE = {
     "pipeline.digitize": {
-        "STAGES", "Digitization", "FeatureKey", "GridFit", "HexTerrain", "Legend", "build_map",
-        "calibrate", "classify_hexes", "detect_hexsides", "digitize", "digitize_scan",
-        "encode_png", "fit_anchors", "geojson", "geojson_text", "legend_from_data",
+        "STAGES", "Classification", "Digitization", "FeatureKey", "GridFit", "HexTerrain",
+        "Learner", "Legend", "Teaching", "TerrainReader", "build_map", "calibrate",
+        "classify_hexes", "detect_hexsides", "digitize", "digitize_scan", "encode_png",
+        "fit_anchors", "geojson", "geojson_text", "legend_document", "legend_from_data",
         "legend_from_map", "load_legend", "load_scan", "overlay",
     },
     "pipeline.render": {

@@ -1,0 +1,135 @@
+"""Terrain learnt from a few examples, on maps bocage did not draw (the foreign bench).
+
+Each map of ``../shared/bench/foreign`` is read as a builder would set it up
+(``bench/foreign_setup.json``: three sample hexes a terrain), with the grid put on the
+truth's own hex centres so that these tests measure terrain alone (calibration has tests
+of its own), and scored by the bench's own scorer against its exact truth.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench.foreign import MAPS, candidate, foreign_folder, load_setup, read_map, run_map, scorer
+from pipeline.digitize import digitize_scan, legend_from_data, legend_from_map
+from pipeline.errors import DataError
+from pipeline.model import MapData
+
+FOREIGN = foreign_folder()
+# The goal is 98% on every map; this floor is what holds today whatever the learner's seed
+# (0 to 2; the README has the figures per map). A drop below it is a regression.
+FLOOR = 0.955
+
+
+def _need_bench() -> Path:
+    if FOREIGN is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but the foreign bench (../shared/bench/foreign or"
+                        " $BOCAGE_FOREIGN) is not here")
+        pytest.skip("the foreign bench (../shared/bench/foreign or $BOCAGE_FOREIGN) is not here")
+    return FOREIGN
+
+
+@cache
+def _read(name: str, extra: tuple[tuple[str, str], ...] = ()
+          ) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A bench map read with its setup's samples (plus extra labelled hexes), and scored:
+    the result, the truth and the score."""
+    folder = _need_bench()
+    setup = dict(load_setup()[name])
+    samples = {t: list(ids) for t, ids in setup["samples"].items()}
+    for hex_id, terrain in extra:
+        samples.setdefault(terrain, []).append(hex_id)
+    setup["samples"] = samples
+    result, truth, _ = read_map(folder, name, setup, truth_grid=True, suggest=10)
+    return result, truth, scorer(folder).score(truth, candidate(result))
+
+
+def _accuracy(name: str, extra: tuple[tuple[str, str], ...] = ()) -> float:
+    return float(_read(name, extra)[2]["terrain"]["accuracy"])
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_three_samples_a_terrain_read_every_foreign_map(name: str):
+    _, _, score = _read(name)
+    assert score["hex_count"]["ids_match"]
+    assert score["terrain"]["accuracy"] >= FLOOR, (name, score["terrain"]["top_confusions"])
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_confidence_is_calibrated(name: str):
+    """Of the hexes read at confidence 0.9 or more, at least 90% are right."""
+    result, truth, _ = _read(name)
+    grid = result.fit.grid
+    sure = [h for h, t in result.terrain.items() if t.confidence >= 0.9]
+    right = [h for h in sure if result.terrain[h].terrain[0] == truth["hexes"][grid.id(h)]
+             ["terrain"]]
+    assert len(sure) >= 0.3 * len(result.terrain)
+    assert len(right) >= 0.9 * len(sure)
+
+
+def test_ten_suggested_labels_raise_the_worst_map():
+    worst = min(MAPS, key=_accuracy)
+    result, truth, _ = _read(worst)
+    asked = [result.fit.grid.id(h) for h in result.suggestions]
+    assert len(asked) == 10 and len(set(asked)) == 10
+    samples = {i for ids in load_setup()[worst]["samples"].values() for i in ids}
+    assert not samples & set(asked)
+    labels = tuple((i, truth["hexes"][i]["terrain"]) for i in asked)
+    assert _accuracy(worst, labels) > _accuracy(worst), worst
+
+
+def test_key_swatches_alone_teach_the_keybox_map():
+    """The printed key's swatches, as pixel boxes, are examples enough (no sample hex)."""
+    folder = _need_bench()
+    setup = {**load_setup()["keybox"], "samples": {}}
+    boxes = {"clear": (1556, 281), "woods": (1806, 281), "hills": (1556, 372),
+             "marsh": (1806, 372), "city": (1556, 463), "rough": (1806, 463),
+             "lake": (1556, 554)}
+    key = {t: [(x, y, 78, 70)] for t, (x, y) in boxes.items()}
+    figures, _ = run_map(folder, "keybox", setup, truth_grid=True, key=key)
+    assert figures.terrain >= 0.99
+
+
+# -- on bocage's own demo scan: the examples' errors and warnings ----------------------------
+
+
+def test_a_sample_off_the_grid_is_one_line(demo_scanned: Any, demo: MapData):
+    legend = legend_from_map(demo)
+    with pytest.raises(DataError, match=r"--sample: hex '9999' is not on the map \(25 columns"):
+        digitize_scan(demo_scanned.scan.image, legend, samples={"woods": ["9999"]})
+
+
+def test_a_sample_of_a_terrain_the_legend_lacks(demo_scanned: Any, demo: MapData):
+    legend = legend_from_map(demo, "legend.json")
+    with pytest.raises(DataError, match="legend.json: terrain.wods: --sample names terrain"
+                                        " 'wods', which the legend does not have \\(did you mean"
+                                        " 'woods'\\?\\)"):
+        digitize_scan(demo_scanned.scan.image, legend, samples={"wods": ["1403"]})
+
+
+def test_a_key_box_outside_the_image_is_one_line(demo_scanned: Any, demo: MapData):
+    legend = legend_from_map(demo)
+    h, w = demo_scanned.scan.image.shape[:2]
+    with pytest.raises(DataError, match=f"--key: the box {w - 10},5,40,40 is not inside the"
+                                        f" image \\({w} x {h} px\\)"):
+        digitize_scan(demo_scanned.scan.image, legend, key={"woods": [(w - 10, 5, 40, 40)]})
+
+
+def test_a_terrain_found_nowhere_is_a_warning(demo_scanned: Any, demo: MapData):
+    data = {"terrain": {n: t.color for n, t in demo.terrain_types.items()},
+            "features": {n: {"kind": f.kind, "color": f.color}
+                         for n, f in demo.hexside_features.items()}}
+    data["terrain"]["glacier"] = "#ff00ff"  # printed nowhere on the map
+    told: list[str] = []
+    digitize_scan(demo_scanned.scan.image, legend_from_data(data, "legend.json"),
+                  warn=told.append)
+    assert "legend.json: terrain 'glacier' was found in no hex; check its examples or drop it" \
+        in told
+    assert np.all(["glacier" not in line or "no hex" in line for line in told])
