@@ -13,6 +13,7 @@ Their truth (``pipeline.render.truth.truth_document``) is used only to score.
 
     python bench/styles.py                 # every sample, seeds 0-2, worst first
     python bench/styles.py icons --seeds 5
+    python bench/styles.py --truth-grid    # the grid on the truth's centres: terrain alone
 """
 
 from __future__ import annotations
@@ -49,9 +50,16 @@ def legend_of(sheet: SampleSheet, terrains: list[str]) -> dict[str, Any]:
             "terrain": {t: None for t in terrains}, "features": features}
 
 
-def run(name: str, seed: int, score_module: Any) -> Figures:
+def run(name: str, seed: int, score_module: Any, *, truth_grid: bool = False) -> Figures:
     """Print, capture, digitize and score one sample sheet."""
+    result, truth, seconds = read(name, seed, truth_grid=truth_grid)
+    return figures(f"{name} {seed}", score_module.score(truth, candidate(result)), truth, seconds)
+
+
+def read(name: str, seed: int, *, truth_grid: bool = False) -> tuple[Any, dict[str, Any], float]:
+    """Print, capture and digitize one sample sheet: the result, its truth, the seconds."""
     from pipeline.digitize import digitize_scan, legend_from_data
+    from pipeline.digitize.gridfit import fit_centres
 
     sheet = sample_sheet(name, seed)
     rendered, scan = sheet.make()
@@ -59,16 +67,19 @@ def run(name: str, seed: int, score_module: Any) -> Figures:
     samples = choose_samples(truth, seed=seed)
     legend = legend_from_data(legend_of(sheet, sorted(samples)), f"{name} seed {seed}")
     grid = dataclasses.replace(rendered.grid, layout=None)
+    fit = fit_centres(grid, {i: tuple(xy) for i, xy in truth["centers_px"].items()},
+                      method="truth") if truth_grid else None
     t0 = time.perf_counter()
-    result = digitize_scan(scan.image, legend, grid=grid, samples=samples)
-    seconds = time.perf_counter() - t0
-    return figures(f"{name} {seed}", score_module.score(truth, candidate(result)), truth, seconds)
+    result = digitize_scan(scan.image, legend, grid=grid, samples=samples, fit=fit)
+    return result, truth, time.perf_counter() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("samples", nargs="*", help=f"samples (default: {' '.join(SAMPLES)})")
     parser.add_argument("--seeds", type=int, default=3, help="seeds 0..N-1 of each (default 3)")
+    parser.add_argument("--truth-grid", action="store_true",
+                        help="use the truth's hex centres for the grid")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:
@@ -80,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.samples or SAMPLES:
         for seed in range(args.seeds):
             try:
-                rows.append(run(name, seed, score_module))
+                rows.append(run(name, seed, score_module, truth_grid=args.truth_grid))
             except Exception as exc:  # a bench reports a failure and goes on
                 rows.append(failed(f"{name} {seed}", exc))
     print(table(rows))
