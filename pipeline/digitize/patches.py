@@ -36,6 +36,7 @@ PATCH = 32
 _ROOT3 = math.sqrt(3.0)
 _FURNITURE_SHARE = 0.5  # printed at a place in more than half the hexes: not terrain
 _FURNITURE_CONTRAST = 18.0  # Lab L* away from the hex's own median
+_REMAP_ROWS = 16_000
 _CELL_CENTRE = 0.42
 _CELL_RING = 0.92
 
@@ -149,12 +150,14 @@ def hex_patches(image: U8, fit: GridFit, hexes: Sequence[Hex], frame: HexFrame,
     offsets = frame.pitch_offsets()
     n, k = len(centres), len(offsets)
     out = np.empty((n, frame.size, frame.size, 3), np.uint8)
-    step = max(1, 2_000_000 // max(k, 1))  # positions per remap call, to bound memory
+    # One map row a hex (OpenCV's remap takes maps under 32,767 rows and columns), and a
+    # bounded number of positions a call to bound memory.
+    step = max(1, min(_REMAP_ROWS, 2_000_000 // max(k, 1)))
     for s in range(0, n, step):
         uv = (centres[s:s + step, None, :] + offsets[None, :, :]).reshape(-1, 2)
         xy = fit.to_pixel(uv) * f + (f - 1) / 2  # pixel centres of the reduced image
-        mx = xy[:, 0].astype(np.float32).reshape(-1, frame.size)
-        my = xy[:, 1].astype(np.float32).reshape(-1, frame.size)
+        mx = xy[:, 0].astype(np.float32).reshape(-1, k)
+        my = xy[:, 1].astype(np.float32).reshape(-1, k)
         got = cv2.remap(small, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         out[s:s + step] = np.asarray(got, np.uint8).reshape(-1, frame.size, frame.size, 3)
     return out

@@ -133,3 +133,23 @@ def test_a_terrain_found_nowhere_is_a_warning(demo_scanned: Any, demo: MapData):
     assert "legend.json: terrain 'glacier' was found in no hex; check its examples or drop it" \
         in told
     assert np.all(["glacier" not in line or "no hex" in line for line in told])
+
+
+def test_patches_of_a_map_of_many_hexes():
+    """Thousands of hexes are resampled in one go (OpenCV's remap takes maps under 32,767
+    rows: a 2,000-hex map must not reach it)."""
+    from pipeline.digitize.gridfit import fit_centres, hex_units
+    from pipeline.digitize.patches import HexFrame, hex_patches
+    from pipeline.hexgrid import HexGrid, Numbering, Orientation
+
+    grid = HexGrid(Orientation.FLAT, Numbering(stagger="even-down"), cols=50, rows=44)
+    uv = hex_units(grid.hexes(), grid.orientation)
+    fit = fit_centres(grid, {grid.id(h): (20 + 15 * u, 20 + 17.32 * v)
+                             for h, (u, v) in zip(grid.hexes(), uv, strict=True)})
+    image = np.zeros((800, 800, 3), np.uint8)
+    image[:, 400:] = 200  # the east half light
+    patches = hex_patches(image, fit, grid.hexes(), HexFrame(grid.orientation))
+    assert patches.shape == (2200, 32, 32, 3)
+    centres = fit.centres()
+    light = patches[:, 16, 16, 0] > 100
+    assert np.array_equal(light, centres[:, 0] > 400)
