@@ -162,13 +162,13 @@ def _through_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
     if style < 0.45:  # dashed, short or long dashes
         dash = rng.uniform(0.05, 0.14)
         for s in np.arange(0.0, 1.0, 2 * dash):
-            seg = [_along(pts, float(u)) for u in np.linspace(s, min(1.0, s + dash), 4)]
-            _polyline(img, np.array(seg), colour, width)
+            _polyline(img, _along(pts, np.linspace(s, min(1.0, s + dash), 4)), colour, width)
         return
     _polyline(img, pts, colour, width)
     if style < 0.6:  # a railway's ticks
-        for s in np.linspace(0.05, 0.95, 8):
-            p, q = _along(pts, s), _along(pts, min(1.0, s + 0.01))
+        starts = np.linspace(0.05, 0.95, 8)
+        heads, tails = _along(pts, starts), _along(pts, np.minimum(1.0, starts + 0.01))
+        for p, q in zip(heads, tails, strict=True):
             d = (q - p) / (np.hypot(*(q - p)) + 1e-9)
             n = np.array([-d[1], d[0]]) * frame.size * 0.06
             _polyline(img, np.array([p - n, p + n]), colour, 1)
@@ -249,17 +249,13 @@ def _scan_like(img: U8, frame: HexFrame, spread: tuple[float, float, float],
     return np.asarray(np.clip(f, 0, 255), np.uint8)
 
 
-def _along(pts: NDArray[np.float64], t: float) -> NDArray[np.float64]:
-    seg = np.hypot(*np.diff(pts, axis=0).T)
-    total = float(seg.sum())
-    d = t * total
-    for i, length in enumerate(seg):
-        if d <= length or i == len(seg) - 1:
-            out: NDArray[np.float64] = pts[i] + (pts[i + 1] - pts[i]) * (d / max(length, 1e-9))
-            return out
-        d -= length
-    last: NDArray[np.float64] = pts[-1]
-    return last
+def _along(pts: NDArray[np.float64], t: float | NDArray[np.float64]) -> NDArray[np.float64]:
+    """The point(s) a share ``t`` of the way along a polyline, by length."""
+    run = np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(pts, axis=0).T))])
+    d = np.asarray(t, np.float64) * run[-1]
+    out: NDArray[np.float64] = np.stack([np.interp(d, run, pts[:, 0]),
+                                         np.interp(d, run, pts[:, 1])], axis=-1)
+    return out
 
 
 def _polyline(img: U8, pts: NDArray[np.float64], colour: tuple[int, int, int], width: int) -> None:

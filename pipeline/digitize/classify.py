@@ -190,7 +190,9 @@ class TerrainReader:
         given = _given(self, teaching)
         voted, light, votes = self._voted(given)
         examples = Examples.join([given, voted])
-        first = replace(self.learner, rounds=0)
+        # The first reading only measures each hex's light: one member and no
+        # self-training see enough for that, at a third of the work.
+        first = replace(self.learner, rounds=0, members=1)
         reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
                                 **self.lines, learner=first)
         # Read again with each hex's light taken out: the shadow, the glare, the yellowing.

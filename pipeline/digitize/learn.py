@@ -93,6 +93,10 @@ class Learner:
         At most this share of the hexes read as one terrain become examples of it.
     seed
         Seed of every random choice (same inputs, same reading).
+    jobs
+        Threads a forest is grown and applied on, as scikit-learn's ``n_jobs`` (-1: every
+        core). The reading does not depend on it, up to rounding: each tree's seed is drawn
+        before the trees are shared out.
     """
 
     trees: int = 120
@@ -103,6 +107,7 @@ class Learner:
     sure: float = 0.6
     keep: float = 0.5
     seed: int = 0
+    jobs: int = -1
 
 
 @dataclass(frozen=True)
@@ -199,7 +204,7 @@ def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
 def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner, trees: int,
                  seed: int) -> F64:
     forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2, max_features=0.3,
-                                  random_state=seed)
+                                  random_state=seed, n_jobs=learner.jobs)
     forest.fit(x, y)
     out = np.zeros((len(x_all), n_classes))
     out[:, forest.classes_] = forest.predict_proba(x_all)
