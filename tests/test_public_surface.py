@@ -23,7 +23,7 @@ SURFACE = {
         "direction_names", "distance", "join_grids", "line", "SightLine", "offset_to_axial",
         "ring", "sight_line",
     },
-    "pipeline.cli": {"cli", "main"},
+    "pipeline.cli": {"COMMANDS", "cli", "main"},
     "pipeline.cli.options": {"HELP", "Length", "Number", "Offset", "OneLineErrors",
                              "OneLineErrorsGroup", "Text", "emit_json", "json_option",
                              "quiet_option"},

@@ -21,9 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from pipeline.counters.measure import check_length, parse_length, parse_offset
 from pipeline.errors import BocageError
-from pipeline.model.documents import forbidden_character
 
 __all__ = ["HELP", "Length", "Number", "Offset", "OneLineErrors", "OneLineErrorsGroup", "Text",
            "emit_json", "json_option", "quiet_option"]
@@ -59,6 +57,10 @@ def emit_json(data: Any) -> None:
 
 
 # -- bounded option types --------------------------------------------------------------------
+#
+# The root command loads this module, so what checks a value (the counters' lengths, the
+# model's characters, and numpy and pydantic behind them) is imported when a value is
+# converted: `bocage --help` and `bocage --version` stay free of them.
 
 
 class Number(click.FloatRange):
@@ -86,6 +88,8 @@ class Length(_TextType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
+        from pipeline.counters.measure import check_length, parse_length  # on use: see above
+
         what = param.opts[-1] if isinstance(param, click.Option) else "length"
         try:
             check_length(parse_length(str(value), what), what, self.limits)
@@ -99,6 +103,8 @@ class Offset(Length):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
+        from pipeline.counters.measure import check_length, parse_offset  # on use: see above
+
         what = param.opts[-1] if isinstance(param, click.Option) else "offset"
         try:
             for part in parse_offset(str(value), what):
@@ -118,6 +124,8 @@ class Text(_TextType):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
+        from pipeline.model.documents import forbidden_character  # on use: see above
+
         text = str(value)
         bad = forbidden_character(text)
         if bad is not None:

@@ -1,0 +1,73 @@
+"""The root command starts at once: subcommands and their libraries load only when they run.
+
+Issue 18 (fast start): ``bocage --help`` and ``bocage --version`` import none of the heavy
+libraries; the listing they print comes from :data:`pipeline.cli.COMMANDS`, held here to
+each command's own help.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import COMMANDS, cli
+
+HEAVY = ("cv2", "numpy", "sklearn", "reportlab", "shapely", "lxml", "PIL", "pydantic",
+         "scipy", "pipeline.digitize", "pipeline.counters", "pipeline.model")
+
+_PROBE = """
+import json, sys
+from pipeline.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="bocage")
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _loaded(*args: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", _PROBE, *args], check=True,
+                         capture_output=True, text=True)
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], []])
+def test_the_root_command_imports_no_heavy_library(args: list[str]) -> None:
+    loaded = _loaded(*args)
+    heavy = sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY)
+    assert heavy == []
+
+
+def test_a_subcommand_loads_what_it_needs() -> None:
+    # The probe is honest: running a subcommand does import its libraries.
+    loaded = _loaded("digitize", "--help")
+    assert "pipeline.digitize" in loaded and "cv2" in loaded
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_listed_line_is_the_commands_own_help(name: str) -> None:
+    command = cli.get_command(click.Context(cli), name)
+    assert isinstance(command, click.Command)
+    assert command.name == name
+    assert COMMANDS[name][1] == command.get_short_help_str(limit=300)
+
+
+def test_the_listing_names_every_command_in_pipeline_order() -> None:
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    listed = result.output.split("Commands:")[1].split()
+    positions = [listed.index(name) for name in COMMANDS]
+    assert positions == sorted(positions)
+    assert "Check data files and game folders against their schemas." in result.output
+
+
+def test_an_unknown_command_is_one_usage_error() -> None:
+    result = CliRunner().invoke(cli, ["digitise"])
+    assert result.exit_code == 2
+    assert "digitise" in result.output
