@@ -7,10 +7,12 @@ columns half a hex down, its own terrain chart, units, markers and state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pipeline.errors import DataError, GridError
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
+from pipeline.model import RulesProfile, load_rules, rules_from_data
 from pipeline.rules.situation import (
     Chart,
     GameMap,
@@ -20,9 +22,9 @@ from pipeline.rules.situation import (
     refuse_mixed_hexes,
 )
 
-__all__ = ["Case", "SYSTEMS", "case_from_data", "situation_from_case"]
+__all__ = ["Case", "SYSTEMS", "case_from_data", "case_profile", "situation_from_case"]
 
-SYSTEMS = ("fm_omaha", "june44", "cobra", "tactical")
+SYSTEMS = ("generic", "fm_omaha", "june44", "cobra", "tactical")
 # SCENARIOS.md §2.1: "bridge is shorthand for road + river".
 _SHORTHAND = {"bridge": frozenset({"bridge", "road", "river"})}
 _UNIT_KEYS = {"id", "side", "hex", "class", "ma", "steps"}
@@ -72,6 +74,7 @@ def case_from_data(data: Any, where: str = "case", file: str | None = None) -> C
 def situation_from_case(data: dict[str, Any], where: str = "case",
                         file: str | None = None) -> Situation:
     """The :class:`Situation` a case describes."""
+    profile = case_profile(data, where, file)
     m = _obj(data.get("map"), f"{where}.map", file)
     try:
         grid = case_grid(int(m["cols"]), int(m["rows"]))
@@ -100,19 +103,21 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
     gmap = GameMap(grid, terrain, hexsides, dict(m.get("edges", {})))
 
     chart_data = _obj(data.get("terrain_chart", {}), f"{where}.terrain_chart", file)
-    rates: dict[str, float | None] = {}
+    rates: dict[str, Any] = {}
     for key in ("road", "trail"):
         if key in chart_data:
             rates[key] = chart_data[key]
     rates.update(chart_data.get("roads", {}))
-    chart = Chart(
-        hex=dict(chart_data.get("hex", {})),
-        hexside=dict(chart_data.get("hexside", {})),
-        rates=rates,
-        extra={k: v for k, v in chart_data.items()
-               if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}},
-    )
-
+    extra = {k: v for k, v in chart_data.items()
+             if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}}
+    label = f"{file or 'case'}: {where} ({data.get('id', 'no id')})"
+    if profile is not None:
+        chart = Chart.for_case(profile, dict(chart_data.get("hex", {})),
+                               dict(chart_data.get("hexside", {})), rates, extra, label)
+    else:
+        chart = Chart(hex=dict(chart_data.get("hex", {})),
+                      hexside=dict(chart_data.get("hexside", {})), rates=rates, extra=extra,
+                      source=label)
     units = []
     for i, u in enumerate(data.get("units", [])):
         place = f"{where}.units[{i}]"
@@ -128,9 +133,33 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
         markers.append(Marker(str(mk["type"]), h,
                               {k: v for k, v in mk.items() if k not in {"type", "hex"}}))
     situation = Situation(str(data["system"]), gmap, chart, tuple(units), tuple(markers),
-                          dict(data.get("state", {})))
+                          dict(data.get("state", {})), profile)
     refuse_mixed_hexes(situation, file, f"{where}.units")
     return situation
+
+
+def case_profile(data: dict[str, Any], where: str = "case", file: str | None = None
+                 ) -> RulesProfile | None:
+    """The rules profile a case names: its own ``profile`` (a rules document, or the path of
+    a ``rules.json`` relative to the case file), else ``None``."""
+    raw = data.get("profile")
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        base = Path(file).parent if file else Path.cwd()
+        return load_rules(base / raw)
+    if not isinstance(raw, dict):
+        raise DataError(file, f"{where}.profile", "a case's profile is a rules document (an"
+                        " object) or the path of a rules.json")
+    try:
+        profile = rules_from_data({"kind": "rules", **raw}, file)
+    except DataError as exc:
+        raise DataError(file, f"{where}.profile" + (f".{exc.path}" if exc.path else ""),
+                        exc.message) from None
+    if profile.system != data.get("system"):
+        raise DataError(file, f"{where}.profile.system", f"the case's system is"
+                        f" {data.get('system')!r}, its profile's {profile.system!r}")
+    return profile
 
 
 def _obj(value: Any, place: str, file: str | None) -> dict[str, Any]:

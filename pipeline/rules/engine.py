@@ -18,12 +18,13 @@ from collections.abc import Sequence
 from pipeline.errors import DataError
 
 from pipeline.hexgrid import Hex, HexGrid
+from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import MoveQuery, PathCheck, Reach, check_path, reachable
 from pipeline.rules.situation import Situation, Unit
 from pipeline.rules.systems import system_for
-from pipeline.rules.systems.base import SupplyAnswer, System
-from pipeline.rules.verdict import Verdict
+from pipeline.rules.systems.base import System
+from pipeline.rules.verdict import SupplyAnswer, Verdict
 
 __all__ = ["Engine"]
 
@@ -38,6 +39,21 @@ class Engine:
         # Per-engine memo for the systems' pure lookups (terrain costs...): the
         # search asks the same questions thousands of times.
         self.memo: dict[tuple[object, ...], object] = {}
+
+    @property
+    def profile(self) -> RulesProfile:
+        """The rules profile the answers come from."""
+        profile = self.situation.profile
+        if profile is None:
+            raise RulesError(f"this question needs a rules profile: the {self.situation.system}"
+                             " rules read it (give the case a 'profile')")
+        return profile
+
+    def cite(self, text: str, fallback: str = "") -> str | None:
+        """A ``cite`` of the profile as answers quote it (``"000 §6.1"``): ``text``, else
+        ``fallback``; ``None`` when both are empty."""
+        chosen = text or fallback
+        return self.profile.cite_text(chosen) if chosen else None
 
     @property
     def grid(self) -> HexGrid:

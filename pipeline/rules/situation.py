@@ -88,12 +88,41 @@ class GameMap:
 
 @dataclass(frozen=True)
 class Chart:
-    """The terrain chart: costs of hexes and hexsides, road rates (SCENARIOS.md §2.2)."""
+    """The terrain chart: costs of hexes and hexsides, road rates (SCENARIOS.md §2.2).
+
+    A game folder's chart is its profile's (:meth:`from_profile`); a scenario case's is
+    its own ``terrain_chart`` over the numbers its profile gives (:meth:`for_case`), and
+    ``source`` names the case in messages about it.
+    """
 
     hex: Mapping[str, Cost]
     hexside: Mapping[str, Cost]
-    rates: Mapping[str, float | None]
+    rates: Mapping[str, Cost]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+    @classmethod
+    def from_profile(cls, profile: RulesProfile) -> Chart:
+        """The chart a rules profile prints: every terrain, hexside and road it lists."""
+        return cls(hex={n: r.move for n, r in profile.terrain.items()},
+                   hexside={n: r.move for n, r in profile.hexsides.items()},
+                   rates={n: r.rate for n, r in profile.roads.items()})
+
+    @classmethod
+    def for_case(cls, profile: RulesProfile, hexes: Mapping[str, Cost],
+                 hexsides: Mapping[str, Cost], rates: Mapping[str, Cost],
+                 extra: Mapping[str, Any], source: str) -> Chart:
+        """A case's chart over the numbers its profile gives: a cost the profile states in
+        full (a number or ``P``: the rulebook's own, like 000 §5.4's clear 1 MP or the all-sea
+        prohibition) holds unless the case gives another; a ``null`` there is the case's to
+        choose, so it is left out."""
+        base = cls.from_profile(profile)
+
+        def known(costs: Mapping[str, Cost]) -> dict[str, Cost]:
+            return {n: c for n, c in costs.items() if not _unknown(c)}
+
+        return cls(hex={**known(base.hex), **hexes}, hexside={**known(base.hexside), **hexsides},
+                   rates={**known(base.rates), **rates}, extra=dict(extra), source=source)
 
     def hex_cost(self, tag: str, unit_class: str) -> float | str | None:
         """The cost of one terrain tag for a unit class (number, ``"+N"``, ``"P"``)."""
@@ -103,9 +132,16 @@ class Chart:
         """The cost of crossing one hexside feature for a unit class."""
         return _for_class(self.hexside.get(feature), unit_class)
 
-    def rate(self, feature: str) -> float | None:
-        """MP per hex along a road-like feature, or ``None``."""
-        return self.rates.get(feature)
+    def rate(self, feature: str, unit_class: str = "") -> float | None:
+        """MP per hex along a road-like feature for a unit class, or ``None``."""
+        value = _for_class(self.rates.get(feature), unit_class)
+        return float(value) if isinstance(value, int | float) else None
+
+
+def _unknown(cost: Cost) -> bool:
+    if isinstance(cost, dict):
+        return any(v is None for v in cost.values())
+    return cost is None
 
 
 def _for_class(cost: Cost, unit_class: str) -> float | str | None:
@@ -159,8 +195,8 @@ class Situation:
     units: tuple[Unit, ...]
     markers: tuple[Marker, ...]
     state: Mapping[str, Any]
-    # The game folder's rules profile; ``None`` for a scenario case, which the
-    # systems answer with the numbers of the published game.
+    # The rules profile: the game folder's, or a scenario case's own; ``None`` for a
+    # case of a system that answers with the published numbers it was written from.
     profile: RulesProfile | None = None
 
     @cached_property

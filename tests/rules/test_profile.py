@@ -79,7 +79,7 @@ def test_supply_length_from_the_profile_003_10_3_1():
                     v is True or (isinstance(v, dict) and v.get("in_supply"))
                     for v in c.expect.get("units", {}).values()) and c.expect.get("units"))
     published = Engine(_with_profile(case).situation).supply()
-    shorter = Engine(_with_profile(case, _edit("supply.max_length", 0)).situation).supply()
+    shorter = Engine(_with_profile(case, _edit("supply.length.max", 0)).situation).supply()
     traced = [uid for uid, a in published.items() if a.in_supply and len(a.path) > 1]
     assert traced, "the case traces at least one line"
     for uid in traced:
@@ -93,7 +93,7 @@ def test_disengagement_cost_from_the_profile_003_5_6_1():
     case = _case("cobra", "cob-11-in-ezoc-no-one-hex-cannot-disengage")
     engine = Engine(_with_profile(case).situation)
     assert engine.reachable("A").costs == {}
-    engine = Engine(_with_profile(case, _edit("zoc.leave_cost", 0)).situation)
+    engine = Engine(_with_profile(case, _edit("zoc.leave.extra_mp", 0)).situation)
     costs = {engine.name(h): c for h, c in engine.reachable("A").costs.items()}
     assert costs == {"0103": 1, "0203": 1, "0303": 1}
 
@@ -122,7 +122,8 @@ def test_profile_fractions_round_like_the_rulebook_003_2_6():
     """003 §5.4.2 overcast: the MPA reduced by a third, rounded up (§2.6). The profile
     holds 2/3 as a float; 9 MP must give 6, not 7."""
     doc = json.loads((ROOT / "maps" / "cobra" / "rules.json").read_text())
-    assert doc["movement"]["weather"]["overcast"]["ma_factor"] == pytest.approx(2 / 3)
+    overcast = [m for m in doc["movement"]["ma_modifiers"] if m.get("weather") == ["overcast"]]
+    assert overcast[0]["factor"] == pytest.approx(2 / 3)
     case = next(c for c in _cases("cobra") if c.query["kind"] == "reachable")
     unit = case.situation.unit(case.query["unit"])
     german = dataclasses.replace(unit, side="german", ma=9.0)
@@ -148,6 +149,6 @@ def test_where_a_zoc_reaches_comes_from_the_profile_003_7_6():
             return engine.check_path(unit, hexes).verdict.legal
 
         assert legal()
-        emptied = _edit("zoc.blocked_by_hexsides", []) if "river" in case_id else _edit(
-            "zoc.not_into_terrain", [])
+        emptied = _edit("zoc.reach.blocked_by_hexsides", []) if "river" in case_id else _edit(
+            "zoc.reach.not_into_terrain", [])
         assert not legal(emptied), case_id

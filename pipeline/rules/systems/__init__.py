@@ -7,14 +7,16 @@ from pipeline.rules.systems.base import System
 
 __all__ = ["SYSTEM_IDS", "system_for"]
 
-SYSTEM_IDS = ("fm_omaha", "june44", "cobra", "tactical")
+SYSTEM_IDS = ("generic", "fm_omaha", "june44", "cobra", "tactical")
 
 
 def system_for(name: str) -> System:
     """The rules of a system id (``fm_omaha``, ``june44``, ``cobra``, ``tactical``)."""
+    from pipeline.rules.kernel import Kernel
     from pipeline.rules.systems import cobra, fm_omaha, june44, tactical
 
     table: dict[str, type[System]] = {
+        "generic": Kernel,
         "fm_omaha": fm_omaha.FireAndMovement,
         "june44": june44.June44,
         "cobra": cobra.Cobra,

@@ -16,17 +16,45 @@ from pipeline.hexgrid import Hex
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.verdict import Verdict
+from pipeline.rules.verdict import SupplyAnswer, Verdict
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Cost", "Steps", "SupplyAnswer", "System"]
+__all__ = ["ABSENT", "Cost", "Steps", "SupplyAnswer", "System", "length_count", "ma_factor",
+           "marker_limit"]
 
 # Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
 Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
 
 _ABSENT = object()
+ABSENT = _ABSENT
+
+
+def ma_factor(profile: Any, weather: str | None = None, out_of_supply: bool = False) -> Any:
+    """The MA factor of the profile's modifier for a weather, or for units out of supply."""
+    for m in profile.movement.ma_modifiers:
+        if m.factor is None:
+            continue
+        if weather is not None and m.weather == [weather]:
+            return m.factor
+        if out_of_supply and m.out_of_supply:
+            return m.factor
+    return _ABSENT
+
+
+def marker_limit(profile: Any, marker: str) -> Any:
+    """The stacking limit of hexes holding a marker (``stacking.hex_limits``)."""
+    return next((x.limit for x in profile.stacking.hex_limits if x.marker == marker), _ABSENT)
+
+
+def length_count(profile: Any, what: str) -> Any:
+    """What a terrain, a hex with a hexside feature, or a crossing counts of a supply line."""
+    length = profile.supply.length
+    for entry in length.hex_counts:
+        if what in (entry.terrain, entry.feature):
+            return entry.counts
+    return next((c.counts for c in length.crossings if c.feature == what), _ABSENT)
 
 
 @dataclass(frozen=True)
@@ -40,23 +68,9 @@ class Cost:
 _FREE = Cost(0.0)
 
 
-@dataclass(frozen=True)
-class SupplyAnswer:
-    """One unit's supply status and why."""
-
-    in_supply: bool
-    rule: str | None
-    reason: str
-    path: tuple[Hex, ...] = ()
-
-    def to_dict(self, name: Any) -> dict[str, Any]:
-        """JSON-ready, hexes by printed id."""
-        return {"in_supply": self.in_supply, "rule": self.rule, "reason": self.reason,
-                "path": [name(h) for h in self.path]}
-
-
 class System:
-    """Rules every game shares; subclasses override what differs."""
+    """The hooks of a rule system; :class:`~pipeline.rules.kernel.Kernel` implements them
+    from the profile, and a registered system overrides the ones it declares."""
 
     name: ClassVar[str] = ""
     code: ClassVar[str] = ""  # the rulebook's file number: "000", "001", "002", "003"
@@ -86,6 +100,16 @@ class System:
             if node is _ABSENT:
                 return published
         return node
+
+    @staticmethod
+    def profile_value(engine: Engine, find: Callable[[Any], Any], published: Any) -> Any:
+        """A value ``find`` reads off the profile, or ``published`` without a profile (or
+        when ``find`` finds nothing there)."""
+        profile = engine.situation.profile
+        if profile is None:
+            return published
+        found = find(profile)
+        return published if found is _ABSENT else found
 
     def number(self, engine: Engine, path: str, published: float) -> float:
         """A number the rules need from the profile; ``null`` there is refused by name."""
@@ -171,16 +195,14 @@ class System:
 
     @staticmethod
     def zoc_exempt(engine: Engine, unit: Unit, published: bool) -> bool:
-        """Whether the game's rules profile says a unit exerts no ZOC (its ``zoc`` lists:
-        ``exempt_flags``, ``exempt_types``, ``exempt_sizes``; ``exerted: false`` for a
-        game without ZOC). Without a profile (a scenario case), ``published``: the
+        """Whether the game's rules profile says a unit exerts no ZOC (``zoc.exerted``,
+        ``zoc.not_exerted_by``). Without a profile (a scenario case), ``published``: the
         system's own reading of the published rule."""
         profile = engine.situation.profile
         if profile is None:
             return published
-        zoc = profile.zoc
-        return (not zoc.exerted or any(unit.flag(f) for f in zoc.exempt_flags)
-                or unit.get("type") in zoc.exempt_types or unit.get("size") in zoc.exempt_sizes)
+        from pipeline.rules.zoc import exerts_zoc
+        return not exerts_zoc(engine, unit)
 
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """Whether a unit's ZOC extends from its hex into the adjacent ``into``."""

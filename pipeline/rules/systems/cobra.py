@@ -21,7 +21,7 @@ from pipeline.hexgrid import Hex
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System, length_count, ma_factor
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -233,12 +233,13 @@ class Cobra(System):
 
     def _zoc_blocking(self, engine: Engine) -> frozenset[str]:
         """Hexside features a ZOC does not cross (003 §7.6, §5.7.4)."""
-        return frozenset(self.setting(engine, "zoc.blocked_by_hexsides",
-                                      ("all_sea", "major_river")))
+        return frozenset(self.profile_value(engine, lambda p: p.zoc.reach.blocked_by_hexsides,
+                                            ("all_sea", "major_river")))
 
     def _zoc_proof(self, engine: Engine) -> tuple[str, ...]:
         """Terrains a ZOC does not enter, though it leaves them (003 §7.6)."""
-        return tuple(self.setting(engine, "zoc.not_into_terrain", NO_ZOC_INTO))
+        return tuple(self.profile_value(engine, lambda p: p.zoc.reach.not_into_terrain,
+                                        NO_ZOC_INTO))
 
     def _zoc_proof_tags(self, engine: Engine) -> frozenset[tuple[str, ...]]:
         """The terrain combinations of the map a ZOC does not enter (003 §7.6)."""
@@ -297,15 +298,16 @@ class Cobra(System):
                          "overcast": 2 / 3,       # "reduced by a third"
                          "clear": 1 / 3}          # "reduced by two-thirds"
             if weather in published:
-                factor = self.number(engine, f"movement.weather.{weather}.ma_factor",
-                                     published[weather])
+                factor = float(self.profile_value(
+                    engine, lambda p: ma_factor(p, str(weather)), published[weather]))
                 scale(_ratio(factor), "5.4.2")
             elif weather is not None:
                 raise RulesError(f"unknown Cobra weather {weather!r}: use storm, overcast or clear")
         if unit.flag("received_replacement"):
             scale(Fraction(1, 2), "12.2.3")
         if unit.get("in_supply", True) is False:
-            scale(_ratio(self.number(engine, "supply.out_of_supply_ma_factor", 0.5)),
+            scale(_ratio(float(self.profile_value(
+                engine, lambda p: ma_factor(p, out_of_supply=True), 0.5))),
                   "10.6.1")
         return float(ma), rule
 
@@ -367,7 +369,7 @@ class Cobra(System):
         cost = self._terrain_cost(engine, unit, move.hex, to)
         if isinstance(cost, Verdict):
             return cost
-        leave = self.number(engine, "zoc.leave_cost", 2)
+        leave = float(self.profile_value(engine, lambda p: p.zoc.leave.extra_mp, 2))
         if from_ezoc:
             cost += leave  # 003 §5.6.1: disengagement
         if cost <= move.left:
@@ -705,13 +707,13 @@ class Cobra(System):
     def _tracing(self, engine: Engine, side: str) -> _Tracing:
         """The strict rules of a supply line, with the profile's numbers (003 §10.3.1
         12 hexes, §10.3.6 a major river counts 6)."""
-        limit = self.setting(engine, "supply.max_length", SUPPLY_LENGTH)
+        limit = self.profile_value(engine, lambda p: p.supply.length.max, SUPPLY_LENGTH)
         river = self._count(engine, "major_river", RIVER_COUNT)
         return _Tracing(side, limit=None if limit is None else int(limit), river_count=river)
 
     def _count(self, engine: Engine, what: str, published: int) -> int:
         """How many hexes of a supply line a hex of ``what`` counts (003 §10.3.4-§10.3.6)."""
-        value = self.number(engine, f"supply.length_costs.{what}", published)
+        value = float(self.profile_value(engine, lambda p: length_count(p, what), published))
         if not value.is_integer():
             raise RulesError(f"supply.length_costs.{what} must be a whole number of hexes,"
                              f" not {value:g}")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System, ma_factor, marker_limit
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class FireAndMovement(System):
         """000 §14.1: inclement weather halves the MA, rounding up."""
         ma = super().allowance(engine, query)
         if engine.situation.state.get("weather") == "inclement":
-            factor = self.number(engine, "movement.weather.inclement.ma_factor", 0.5)
+            factor = self.profile_value(engine, lambda p: ma_factor(p, "inclement"), 0.5)
             return float(math.ceil(ma * factor))
         return ma
 
@@ -273,7 +273,7 @@ class FireAndMovement(System):
         if exited:
             return Verdict(False, self.cite("11.2.1"), name,
                            f"{', '.join(exited)} left a beach landing hex and may not stack again")
-        beach_limit = self.number(engine, "stacking.marker_limits.beachhead", 3)
+        beach_limit = float(self.profile_value(engine, lambda p: marker_limit(p, "beachhead"), 3))
         if len(units) > beach_limit:
             return Verdict(False, self.cite("11.2.4"), name, f"{len(units)} units exceed the"
                            f" beach landing hex limit of {beach_limit:g}")

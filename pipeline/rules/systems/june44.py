@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System
+from pipeline.rules.systems.base import Steps, SupplyAnswer, System, ma_factor
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -183,7 +183,7 @@ class June44(System):
         """
         ma = self.weather_allowance(engine, unit)
         if self.out_of_supply(unit):
-            ma = float(math.ceil(ma * self.number(engine, "supply.out_of_supply_ma_factor", 0.5)))
+            ma = float(math.ceil(ma * self.profile_value(engine, lambda p: ma_factor(p, out_of_supply=True), 0.5)))
         return ma
 
     def allowance(self, engine: Engine, query: MoveQuery) -> float:
