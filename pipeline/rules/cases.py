@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import DataError, GridError
+from pipeline.errors import DataError, GridError, did_you_mean
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
 from pipeline.model import RulesProfile, load_rules, rules_from_data
+from pipeline.rules.registry import registry
 from pipeline.rules.situation import (
     Chart,
     GameMap,
@@ -22,9 +23,8 @@ from pipeline.rules.situation import (
     refuse_mixed_hexes,
 )
 
-__all__ = ["Case", "SYSTEMS", "case_from_data", "case_profile", "situation_from_case"]
+__all__ = ["Case", "case_from_data", "case_profile", "situation_from_case"]
 
-SYSTEMS = ("generic", "fm_omaha", "june44", "cobra", "tactical")
 # SCENARIOS.md §2.1: "bridge is shorthand for road + river".
 _SHORTHAND = {"bridge": frozenset({"bridge", "road", "river"})}
 _UNIT_KEYS = {"id", "side", "hex", "class", "ma", "steps"}
@@ -53,9 +53,11 @@ def case_from_data(data: Any, where: str = "case", file: str | None = None) -> C
     if not isinstance(data, dict):
         raise DataError(file, where, "a case must be a JSON object")
     system = data.get("system")
-    if system not in SYSTEMS:
-        raise DataError(file, f"{where}.system",
-                        f"unknown system {system!r}: use one of {', '.join(SYSTEMS)}")
+    known = registry()
+    if system not in known:
+        hint = did_you_mean(system, known) if isinstance(system, str) else ""
+        raise DataError(file, f"{where}.system", f"unknown system {system!r}{hint}: registered"
+                        f" systems are {', '.join(known)}")
     situation = situation_from_case(data, where, file)
     for key in ("query", "expect"):
         if not isinstance(data.get(key), dict):

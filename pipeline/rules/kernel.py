@@ -57,10 +57,34 @@ from pipeline.rules.zoc import (
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["IN_EZOC", "LEFT_EZOC", "Kernel", "Mover"]
+__all__ = ["COMMON_KEYS", "IN_EZOC", "KERNEL_READS", "LEFT_EZOC", "Kernel", "Mover"]
 
 IN_EZOC = "in_ezoc"      # the mover stands in an EZOC (a word about the hex it is in)
 LEFT_EZOC = "left_ezoc"  # it left an EZOC this phase (zoc.leave.no_reentry)
+
+#: Keys every profile may carry whatever its system: what the document is, the game's
+#: vocabulary, the costs of its chart and what the play aids print; and ``cite`` and
+#: ``note`` anywhere. (``*`` stands for any name.)
+COMMON_KEYS = frozenset({
+    "kind", "system", "game", "source", "cite_as", "notes", "sides", "unit_classes", "roles",
+    "dice", "multi_terrain", "terrain.*.move", "terrain.*.combat", "hexsides.*.move",
+    "hexsides.*.combat", "roads.*.rate",
+})
+#: The profile keys the kernel reads.
+KERNEL_READS = frozenset({
+    "terrain.*.minimum", "terrain.*.road_only", "roads.*.along", "roads.*.bridges",
+    "movement.allowance", "movement.prohibited", "movement.enemy_hexes", "movement.one_hex",
+    "movement.phases", "movement.ma_modifiers", "movement.stops",
+    "movement.no_passing_friendly", "movement.moves_as",
+    "zoc.exerted", "zoc.exerted_by", "zoc.not_exerted_by", "zoc.exerted_under", "zoc.reach",
+    "zoc.enter", "zoc.leave", "zoc.ezoc_to_ezoc", "zoc.ezoc_to_ezoc_barred", "zoc.by_class",
+    "zoc.negated_by_friendly", "zoc.ignored_by",
+    "stacking.limit", "stacking.counts", "stacking.points", "stacking.units",
+    "stacking.markers", "stacking.exclusive_markers", "stacking.hex_limits",
+    "stacking.no_mixing", "stacking.applies", "stacking.pass_through",
+    "supply.traced", "supply.not_traced", "supply.sources", "supply.length",
+    "supply.enemy_units", "supply.ezoc", "supply.blocking_hexsides", "supply.prohibited",
+})
 
 
 @dataclass(frozen=True)
@@ -80,6 +104,8 @@ class Kernel(System):
     """The shared kernel: every rule of the game's profile, no procedure of its own."""
 
     name: ClassVar[str] = "generic"
+    title: ClassVar[str] = "the rules kernel alone, driven by the game's profile"
+    reads: ClassVar[frozenset[str]] = KERNEL_READS
     #: Memory words about the hex the mover stands in: dropped by each step.
     HERE: ClassVar[frozenset[str]] = frozenset({IN_EZOC})
 

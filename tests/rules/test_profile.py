@@ -19,10 +19,11 @@ from pipeline.model import load_rules, rules_from_data
 from pipeline.rules import Engine, case_from_data, run_case
 from pipeline.rules.cases import Case
 from pipeline.rules.errors import RulesError
+from pipeline.rules.registry import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = Path(__file__).parent / "scenarios"
-FOLDERS = {"fm_omaha": "omaha", "june44": "june44", "cobra": "cobra", "tactical": "tactical"}
+FOLDERS = {name: spec.game for name, spec in registry().items() if spec.game is not None}
 
 
 def _cases(system: str) -> list[Case]:

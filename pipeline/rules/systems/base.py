@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pipeline.hexgrid import Hex
@@ -21,7 +22,7 @@ from pipeline.rules.verdict import SupplyAnswer, Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["ABSENT", "Cost", "Steps", "SupplyAnswer", "System", "length_count", "ma_factor",
+__all__ = ["ABSENT", "REPOSITORY", "Cost", "Steps", "SupplyAnswer", "System", "length_count", "ma_factor",
            "marker_limit"]
 
 # Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
@@ -29,6 +30,8 @@ Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
 
 _ABSENT = object()
 ABSENT = _ABSENT
+#: The repository the seed systems' reference profiles (maps/<game>/rules.json) are in.
+REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 def ma_factor(profile: Any, weather: str | None = None, out_of_supply: bool = False) -> Any:
@@ -72,8 +75,19 @@ class System:
     """The hooks of a rule system; :class:`~pipeline.rules.kernel.Kernel` implements them
     from the profile, and a registered system overrides the ones it declares."""
 
+    #: The system's id, under which it is registered (entry-point group ``bocage.rules``).
     name: ClassVar[str] = ""
+    #: What it is, in a few words.
+    title: ClassVar[str] = ""
+    #: The rulebook its procedures come from (a file name) and how its answers name it.
+    rulebook: ClassVar[str] = ""
     code: ClassVar[str] = ""  # the rulebook's file number: "000", "001", "002", "003"
+    #: The profile keys it reads (``"zoc.enter"``, ``"terrain.*.minimum"``...).
+    reads: ClassVar[frozenset[str]] = frozenset()
+    #: The kernel hooks it replaces, each with the section of the rule it implements.
+    overrides: ClassVar[dict[str, str]] = {}
+    #: The profile its scenario cases are answered with when they carry none.
+    reference: ClassVar[Path | None] = None
     # A rulebook without section numbers is cited by its paragraphs' opening words.
     cites_paragraphs: ClassVar[bool] = False
 

@@ -21,7 +21,8 @@ from pipeline.hexgrid import Hex
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System, length_count, ma_factor
+from pipeline.rules.kernel import KERNEL_READS
+from pipeline.rules.systems.base import REPOSITORY, Steps, SupplyAnswer, System, length_count, ma_factor
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -157,7 +158,11 @@ class Cobra(System):
     """003: Cobra (the Normandy campaign), basic and expanded rules."""
 
     name = "cobra"
+    title = "Cobra: The Normandy Campaign"
+    rulebook = "003_de9c41aeffe9bb98.txt"
     code = "003"
+    reads = KERNEL_READS
+    reference = REPOSITORY / "maps" / "cobra" / "rules.json"
 
     # -- who is what -----------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System, ma_factor, marker_limit
+from pipeline.rules.kernel import KERNEL_READS
+from pipeline.rules.systems.base import REPOSITORY, Steps, SupplyAnswer, System, ma_factor, marker_limit
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ class FireAndMovement(System):
     """000: Fire & Movement system rules + D-Day Omaha Beach exclusive rules."""
 
     name = "fm_omaha"
+    title = "Fire & Movement system with the D-Day Omaha Beach exclusive rules"
+    rulebook = "000_3d79f68a6e3e33eb.txt"
     code = "000"
+    reads = KERNEL_READS
+    reference = REPOSITORY / "maps" / "omaha" / "rules.json"
 
     # -- who is what -----------------------------------------------------------------
 

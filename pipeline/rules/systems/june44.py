@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, SupplyAnswer, System, ma_factor
+from pipeline.rules.kernel import KERNEL_READS
+from pipeline.rules.systems.base import REPOSITORY, Steps, SupplyAnswer, System, ma_factor
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -44,7 +45,11 @@ class June44(System):
     """001: June '44 rules."""
 
     name = "june44"
+    title = "June '44: The Struggle for Normandy, 1944"
+    rulebook = "001_2c092b02feae28f3.txt"
     code = "001"
+    reads = KERNEL_READS
+    reference = REPOSITORY / "maps" / "june44" / "rules.json"
 
     # -- who is what -----------------------------------------------------------------
 

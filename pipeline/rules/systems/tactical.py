@@ -18,7 +18,8 @@ from pipeline.rules.errors import RulesError
 from pipeline.rules.los import trace
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, System
+from pipeline.rules.kernel import KERNEL_READS
+from pipeline.rules.systems.base import REPOSITORY, Steps, System
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -103,7 +104,11 @@ class Tactical(System):
     """
 
     name = "tactical"
+    title = "a tactical Normandy game's player aid (platoons and vehicles)"
+    rulebook = "002_9cac1969b0421155.txt"
     code = "002"
+    reads = KERNEL_READS
+    reference = REPOSITORY / "maps" / "tactical" / "rules.json"
     cites_paragraphs = True
 
     #: "LOS is blocked if ANY portion of a traced-through hex side contains a
