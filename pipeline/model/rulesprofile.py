@@ -56,6 +56,7 @@ from pipeline.model.translate import describe
 
 __all__ = [
     "AllowanceRule",
+    "AlwaysBlock",
     "CombatEffect",
     "Cost",
     "CostLeaf",
@@ -63,7 +64,9 @@ __all__ = [
     "EnemyHexRule",
     "EzocToEzoc",
     "EzocToEzocBarred",
+    "AssumedBridge",
     "HexLimit",
+    "HexsideRule",
     "HexTerrainRule",
     "LengthCount",
     "LosBar",
@@ -76,12 +79,17 @@ __all__ = [
     "MovesAs",
     "Negation",
     "NoMixing",
+    "NotInEzoc",
+    "OnceLeft",
     "NotTraced",
+    "OneHexOut",
     "OneHexRule",
     "OverrunRules",
     "PhaseMover",
     "PhaseRule",
+    "PlacementRules",
     "RoadCount",
+    "RoadNegation",
     "RoadOnly",
     "RoadRule",
     "Rule",
@@ -107,6 +115,7 @@ __all__ = [
     "ZocLeave",
     "ZocReach",
     "ZocRules",
+    "ZocSuspension",
     "cost_is_unknown",
     "load_rules",
     "rules_from_data",
@@ -308,12 +317,28 @@ class CombatEffect(Model):
 
 
 class TerrainRule(Model):
-    """The effects of one hexside feature (and the base of a hex terrain's)."""
+    """The effects of one hex terrain or hexside feature."""
 
     move: Cost = Field(description="MP to enter (a hex) or added to cross (a hexside)")
     combat: CombatEffect | None = Field(None, description="the effect in combat (play aids)")
     cite: Cite = ""
     note: Note = ""
+
+
+class AssumedBridge(Model):
+    """Where this hexside separates two hexes of one of these terrains a bridge is assumed:
+    it is crossed as the ``bridge`` feature is (000 §10.1 Important)."""
+
+    between: list[Name] = Field(min_length=1, description="terrains of the hexes on both sides")
+    crossed_as: Name = Field(description="the hexside feature whose cost it takes")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class HexsideRule(TerrainRule):
+    """The effects of one hexside feature."""
+
+    bridged_between: AssumedBridge | None = None
 
 
 class MinimumCost(Model):
@@ -353,6 +378,16 @@ class HexTerrainRule(TerrainRule):
     entry_roll: EntryRoll | None = None
 
 
+class RoadNegation(Model):
+    """What takes the road's rate away in the hex entered (002 "Terrain features")."""
+
+    units: int | None = Field(None, ge=1, description="a hex holding this many units besides"
+                              " the movers (counted as for stacking)")
+    markers: list[str] = Field([], description="a hex holding any of these markers")
+    cite: Cite = ""
+    note: Note = ""
+
+
 class RoadRule(Model):
     """Movement along a road-like hexside feature (000 §5.4.1 road, §5.4.2 trail)."""
 
@@ -364,6 +399,7 @@ class RoadRule(Model):
         " the hexside's costs are added (001 §10.1)")
     bridges: list[Name] = Field([], description="hexside features a road on the same hexside"
                                 " crosses: they neither cost nor prohibit there (bridges)")
+    negated_by: RoadNegation | None = None
     cite: Cite = ""
     note: Note = ""
 
@@ -519,6 +555,16 @@ class ZocEnter(Model):
     note: Note = ""
 
 
+class OneHexOut(UnitSelector):
+    """Units standing in such terrain in an EZOC may always leave it one hex into such
+    terrain, whatever their MP (003 §5.6.4)."""
+
+    terrain: list[Name] = Field(min_length=1)
+    unless_terrain: list[Name] = Field([], description="not a hex that also has one of these")
+    cite: Cite = ""
+    note: Note = ""
+
+
 class ZocLeave(Model):
     """What leaving a hex in an EZOC does."""
 
@@ -526,6 +572,18 @@ class ZocLeave(Model):
     extra_mp: float = Field(0, ge=0, description="MP paid on top of the terrain (003 §5.6.1)")
     no_reentry: bool = Field(False, description="a unit that left an EZOC may not enter one"
                              " again this phase (003 §5.6.2)")
+    reentry_cite: Cite = Field("", description="cited when it tries to")
+    one_hex: list[OneHexOut] = []
+    cite: Cite = ""
+    note: Note = ""
+
+
+class ZocSuspension(UnitSelector):
+    """Units that exert no ZOC on some turns, nor do enemy units next to them (003 §7.8)."""
+
+    turns: list[int] = Field(min_length=1)
+    adjacent_enemies: bool = Field(False, description="enemy units adjacent to them exert"
+                                   " none either")
     cite: Cite = ""
     note: Note = ""
 
@@ -588,6 +646,7 @@ class ZocRules(Model):
     exerted_by: list[UnitSelector] = Field([], description="who exerts one (empty: every unit"
                                            " not in not_exerted_by)")
     not_exerted_by: list[UnitRule] = []
+    suspended: list[ZocSuspension] = []
     exerted_under: list[ZocExerter] = []
     reach: ZocReach = ZocReach()
     enter: ZocEnter = ZocEnter()
@@ -639,12 +698,22 @@ class MarkerExclusion(Model):
     note: Note = ""
 
 
+class OnceLeft(Model):
+    """A unit that has left such a hex, by the move being checked too, may never stack
+    again (000 §11.2.1)."""
+
+    flag: Name = Field(description="the flag a position gives a unit that has left one")
+    cite: Cite = ""
+    note: Note = ""
+
+
 class HexLimit(Model):
     """A different limit in some hexes (000 §11.2.1: three in a beach landing hex)."""
 
     limit: float = Field(ge=0)
     marker: str | None = Field(None, description="hexes holding this marker")
     terrain: Name | None = Field(None, description="hexes of this terrain")
+    once_left: OnceLeft | None = None
     cite: Cite = ""
     note: Note = ""
 
@@ -673,6 +742,30 @@ class StackingRules(Model):
         "end_of_movement", description="when the limit holds (a position is checked either way)")
     pass_through: bool = Field(True, description="units may move through a hex they could"
                                " not end in")
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- reinforcements ----------------------------------------------------------------------
+
+
+class NotInEzoc(Model):
+    """No reinforcement is placed in a hex in an EZOC (from some turn on)."""
+
+    from_turn: int = Field(1, ge=0, description="the first turn this holds (000 §11.2.4: not"
+                           " on GT 1)")
+    unless_friendly: bool = Field(False, description="unless a friendly unit is in the hex")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class PlacementRules(Model):
+    """Where reinforcements may be placed; the stacking limits apply there too."""
+
+    markers: list[MarkerMatch] = Field([], description="only in hexes holding such a marker")
+    terrain: list[Name] = Field([], description="only in hexes of such terrain")
+    enemy_occupied: Rule = Field(Rule(), description="never in a hex holding an enemy unit")
+    not_in_ezoc: NotInEzoc | None = None
     cite: Cite = ""
     note: Note = ""
 
@@ -833,6 +926,17 @@ class SupplyRules(Model):
 # -- procedures some systems read --------------------------------------------------------
 
 
+class AlwaysBlock(Model):
+    """This many bars of a kind on one line always block it, unless both units stand at an
+    elevation (002: "LOS is always obstructed by 2 hilltop hex sides unless both units are
+    on hilltops")."""
+
+    count: int = Field(ge=1)
+    unless_both_at: int | None = Field(None, ge=0)
+    cite: Cite = ""
+    note: Note = ""
+
+
 class LosBar(Model):
     """A hexside bar that blocks line of sight (002)."""
 
@@ -840,9 +944,7 @@ class LosBar(Model):
                        " LOS over it")
     not_when_joined_to: Name | None = Field(None, description="it does not block where it meets"
                                             " a bar of this kind at a corner")
-    two_block_unless_both_at: int | None = Field(
-        None, description="two such bars on a line always block unless both units stand at"
-        " this elevation")
+    always_block: AlwaysBlock | None = None
     cite: Cite = ""
     note: Note = ""
 
@@ -864,6 +966,7 @@ class OverrunRules(Model):
     """Overruns: attacks made while moving (002, 003 §5.5)."""
 
     by: list[UnitSelector] = Field([], description="who may overrun (empty: every unit)")
+    not_by: list[UnitRule] = Field([], description="who never does")
     extra_mp: float | None = Field(None, ge=0, description="MP paid on top of the target"
                                    " hex's terrain (003 §5.5.1)")
     phases: list[str] = Field([], description="only in these phases (empty: any)")
@@ -899,13 +1002,14 @@ class RulesProfile(Model):
         " name in 'roles'")
     dice: Literal["1d6", "2d6", "1d10"]
     terrain: dict[Name, HexTerrainRule]
-    hexsides: dict[Name, TerrainRule] = {}
+    hexsides: dict[Name, HexsideRule] = {}
     roads: dict[Name, RoadRule] = {}
     multi_terrain: Literal["highest"] = "highest"
     movement: MovementRules = MovementRules()
     zoc: ZocRules = ZocRules()
     stacking: StackingRules
     supply: SupplyRules = SupplyRules()
+    placement: PlacementRules | None = None
     los: LosRules | None = None
     overrun: OverrunRules | None = None
 
@@ -993,7 +1097,8 @@ _NAMED_BY: dict[str, tuple[str, ...]] = {
     "classes": ("classes",), "unit_class": ("classes",), "roles": ("roles",),
     "sides": ("sides",), "side": ("sides",),
     "terrain": ("terrain",), "not_into_terrain": ("terrain",), "unless_terrain": ("terrain",),
-    "in_terrain": ("terrain",), "only_into_terrain": ("terrain",),
+    "in_terrain": ("terrain",), "only_into_terrain": ("terrain",), "between": ("terrain",),
+    "crossed_as": ("features",),
     "blocked_by_hexsides": ("features",), "hexsides": ("features",),
     "not_across_hexsides": ("features",), "feature": ("features",), "bridges": ("features",),
     "road": ("roads",),

@@ -13,7 +13,7 @@ from typing import Any
 from pipeline.errors import DataError, GridError, did_you_mean
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
 from pipeline.model import RulesProfile, load_rules, rules_from_data
-from pipeline.rules.registry import registry
+from pipeline.rules.registry import reference_profile, registry
 from pipeline.rules.situation import (
     Chart,
     GameMap,
@@ -113,13 +113,12 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
     extra = {k: v for k, v in chart_data.items()
              if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}}
     label = f"{file or 'case'}: {where} ({data.get('id', 'no id')})"
-    if profile is not None:
-        chart = Chart.for_case(profile, dict(chart_data.get("hex", {})),
-                               dict(chart_data.get("hexside", {})), rates, extra, label)
-    else:
-        chart = Chart(hex=dict(chart_data.get("hex", {})),
-                      hexside=dict(chart_data.get("hexside", {})), rates=rates, extra=extra,
-                      source=label)
+    hexside_costs = dict(chart_data.get("hexside", {}))
+    if "bridged_river" in chart_data:
+        # SCENARIOS.md §2.2: "the chosen cost of a bridged river hexside" (F&M 10.1).
+        hexside_costs.setdefault("bridge", chart_data["bridged_river"])
+    chart = Chart.for_case(profile, dict(chart_data.get("hex", {})), hexside_costs, rates,
+                           extra, label)
     units = []
     for i, u in enumerate(data.get("units", [])):
         place = f"{where}.units[{i}]"
@@ -141,12 +140,18 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
 
 
 def case_profile(data: dict[str, Any], where: str = "case", file: str | None = None
-                 ) -> RulesProfile | None:
-    """The rules profile a case names: its own ``profile`` (a rules document, or the path of
-    a ``rules.json`` relative to the case file), else ``None``."""
+                 ) -> RulesProfile:
+    """The rules profile a case is answered with: its own ``profile`` (a rules document, or
+    the path of a ``rules.json`` relative to the case file), else the one its system
+    registers (the published game's, :func:`~pipeline.rules.registry.reference_profile`)."""
     raw = data.get("profile")
     if raw is None:
-        return None
+        system = str(data.get("system"))
+        reference = reference_profile(system)
+        if reference is None:
+            raise DataError(file, f"{where}.profile", f"a '{system}' case needs a 'profile':"
+                            " the kernel alone has no published game to take one from")
+        return reference
     if isinstance(raw, str):
         base = Path(file).parent if file else Path.cwd()
         return load_rules(base / raw)

@@ -39,21 +39,26 @@ class Engine:
         # Per-engine memo for the systems' pure lookups (terrain costs...): the
         # search asks the same questions thousands of times.
         self.memo: dict[tuple[object, ...], object] = {}
+        # The system's rules for each question's movers, by their ids (the searches look
+        # them up at every step).
+        self.movers: dict[tuple[str, ...], object] = {}
+        self._cites: dict[str, str] = {}
 
     @property
     def profile(self) -> RulesProfile:
         """The rules profile the answers come from."""
-        profile = self.situation.profile
-        if profile is None:
-            raise RulesError(f"this question needs a rules profile: the {self.situation.system}"
-                             " rules read it (give the case a 'profile')")
-        return profile
+        return self.situation.profile
 
     def cite(self, text: str, fallback: str = "") -> str | None:
         """A ``cite`` of the profile as answers quote it (``"000 §6.1"``): ``text``, else
         ``fallback``; ``None`` when both are empty."""
         chosen = text or fallback
-        return self.profile.cite_text(chosen) if chosen else None
+        if not chosen:
+            return None
+        known = self._cites.get(chosen)
+        if known is None:
+            known = self._cites[chosen] = self.profile.cite_text(chosen)
+        return known
 
     @property
     def grid(self) -> HexGrid:
@@ -117,7 +122,7 @@ class Engine:
         units = list(self.situation.units) if unit_ids is None else [
             self.situation.unit(i) for i in unit_ids]
         profile = self.situation.profile
-        if profile is not None and not profile.supply.traced:
+        if not profile.supply.traced:
             # A game without supply rules (002): every unit is in supply, and says why.
             why = "supply is not traced in this game (rules.json supply.traced is false)"
             if profile.supply.note:

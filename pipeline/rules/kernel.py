@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import PhaseMover
@@ -40,10 +40,11 @@ from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.stacking import counted_markers, stacking_verdict
+from pipeline.rules.errors import RulesError
+from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
-from pipeline.rules.terrain import prohibiting, step_cost
+from pipeline.rules.terrain import roads_along_hexes, prohibiting, step_cost
 from pipeline.rules.verdict import SupplyAnswer, Verdict
 from pipeline.rules.zoc import (
     ZocEffects,
@@ -61,6 +62,7 @@ __all__ = ["COMMON_KEYS", "IN_EZOC", "KERNEL_READS", "LEFT_EZOC", "Kernel", "Mov
 
 IN_EZOC = "in_ezoc"      # the mover stands in an EZOC (a word about the hex it is in)
 LEFT_EZOC = "left_ezoc"  # it left an EZOC this phase (zoc.leave.no_reentry)
+LEFT_HEX = "left:"       # it left a hex of stacking.hex_limits[i] with once_left (000 §11.2.1)
 
 #: Keys every profile may carry whatever its system: what the document is, the game's
 #: vocabulary, the costs of its chart and what the play aids print; and ``cite`` and
@@ -76,12 +78,14 @@ KERNEL_READS = frozenset({
     "movement.allowance", "movement.prohibited", "movement.enemy_hexes", "movement.one_hex",
     "movement.phases", "movement.ma_modifiers", "movement.stops",
     "movement.no_passing_friendly", "movement.moves_as",
-    "zoc.exerted", "zoc.exerted_by", "zoc.not_exerted_by", "zoc.exerted_under", "zoc.reach",
+    "zoc.exerted", "zoc.exerted_by", "zoc.not_exerted_by", "zoc.suspended",
+    "zoc.exerted_under", "zoc.reach",
     "zoc.enter", "zoc.leave", "zoc.ezoc_to_ezoc", "zoc.ezoc_to_ezoc_barred", "zoc.by_class",
     "zoc.negated_by_friendly", "zoc.ignored_by",
     "stacking.limit", "stacking.counts", "stacking.points", "stacking.units",
     "stacking.markers", "stacking.exclusive_markers", "stacking.hex_limits",
     "stacking.no_mixing", "stacking.applies", "stacking.pass_through",
+    "hexsides.*.bridged_between", "placement",
     "supply.traced", "supply.not_traced", "supply.sources", "supply.length",
     "supply.enemy_units", "supply.ezoc", "supply.blocking_hexsides", "supply.prohibited",
 })
@@ -98,6 +102,11 @@ class Mover:
     ezoc: frozenset[Hex]            # hexes in an enemy ZOC that affects it
     stops: dict[Hex, Verdict]       # hexes whose entry ends its move
     hop: PhaseMover | None          # the phase lets it move one hex only
+    kind: tuple[object, ...]        # movers of one kind share their plain steps
+    # What steps() needs at every popped state, worked out once:
+    first_special: bool             # its first step may use the one-hex allowance
+    all_special: bool               # every step goes through enter (hop, hexes limit...)
+    leave_special: bool             # a step out of an EZOC costs or is remembered
 
 
 class Kernel(System):
@@ -106,6 +115,12 @@ class Kernel(System):
     name: ClassVar[str] = "generic"
     title: ClassVar[str] = "the rules kernel alone, driven by the game's profile"
     reads: ClassVar[frozenset[str]] = KERNEL_READS
+
+    def __init__(self) -> None:
+        # The last question's mover, step table and remembered hexes: the search asks for
+        # them at every step (an instance serves one engine).
+        self._last: tuple[Engine, tuple[str, ...], Mover, dict[Hex, Steps],
+                          frozenset[Hex]] | None = None
     #: Memory words about the hex the mover stands in: dropped by each step.
     HERE: ClassVar[frozenset[str]] = frozenset({IN_EZOC})
 
@@ -113,80 +128,146 @@ class Kernel(System):
 
     def mover(self, engine: Engine, query: MoveQuery) -> Mover:
         """The mover's rules for this question (remembered per engine)."""
-        key = ("kernel_mover", tuple(u.id for u in query.movers))
-        known = engine.memo.get(key)
+        last = self._last
+        if last is not None and last[0] is engine and last[1] is query.ids:
+            return last[2]
+        known = engine.movers.get(query.ids)
         if known is None:
-            known = engine.memo[key] = self._mover(engine, query)
-        assert isinstance(known, Mover)
-        return known
+            known = engine.movers[query.ids] = self._mover(engine, query)
+        mover = cast(Mover, known)
+        self._last = (engine, query.ids, mover, self._step_table(engine, query, mover),
+                      self.remembered_hexes(engine))
+        return mover
+
+    def remembered_hexes(self, engine: Engine) -> frozenset[Hex]:
+        """Hexes whose leaving is remembered, so a step out of one goes through :meth:`enter`:
+        those of a ``stacking.hex_limits`` entry with ``once_left`` (000 §11.2.1)."""
+        return frozenset(once_left_hexes(engine))
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
         unit = query.unit
         unit_class = moving_class(engine, unit)
-        allowance = min((unit_allowance(engine, u) for u in query.movers),
+        allowance = min((unit_allowance(engine, u) for u in self.carriers(engine, query)),
                         key=lambda a: a.ma)
-        ezoc = frozenset() if ignores_ezoc(engine, unit) else frozenset(
-            engine.enemy_zoc(unit.side))
+        ezoc = frozenset() if ignores_ezoc(engine, unit) else self._ezoc_hexes(engine, unit.side)
         hop = allowance.mover if allowance.mover is not None and (
             allowance.mover.one_hex_only) else None
-        return Mover(unit_class, allowance, zoc_effects(engine, unit_class),
-                     self.barred(engine, query), ezoc, self.stopping(engine, unit), hop)
+        effects = zoc_effects(engine, unit_class)
+        profile = engine.profile
+        leave = effects.leave
+        stops, signature = self.stopping(engine, unit)
+        barred = self.barred(engine, query)
+        # Movers of one kind share a step table: what the plain steps depend on.
+        kind = ("kernel_steps", unit.side, unit_class, bool(ezoc), signature,
+                query.ids if barred is not self._enemy_barred(engine, unit.side) else ())
+        return Mover(unit_class, allowance, effects, barred, ezoc, stops, hop, kind,
+                     first_special=profile.movement.one_hex is not None or bool(leave.one_hex),
+                     all_special=(hop is not None or allowance.max_hexes is not None
+                                  or not profile.stacking.pass_through),
+                     leave_special=bool(leave.extra_mp or leave.no_reentry or not leave.allowed))
+
+    def carriers(self, engine: Engine, query: MoveQuery) -> tuple[Unit, ...]:
+        """The movers that move on their own (whose MA counts): every mover, unless a
+        system carries some in others (002 transport)."""
+        return query.movers
 
     def barred(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict]:
         """Hexes the mover may not enter: enemy hexes (``movement.enemy_hexes``, except
         those holding only units it names), and hexes of friendly units it may not pass
         (``movement.no_passing_friendly``)."""
         sit, profile, unit = engine.situation, engine.profile, query.unit
-        rule = profile.movement.enemy_hexes
-        ids = {u.id for u in query.movers}
+        enemy = self._enemy_barred(engine, unit.side)
         no_pass = any_holds(engine, profile.movement.no_passing_friendly, unit)
-        barred: dict[Hex, Verdict] = {}
+        if no_pass is None:
+            return enemy
+        ids = set(query.ids)
+        barred = dict(enemy)
         for h, here in sit.occupants.items():
-            enemies = [u for u in here if u.side != unit.side]
-            if enemies and not rule.enterable and not (rule.except_holding_only and all(
-                    any(selects(engine, s, e) for s in rule.except_holding_only)
-                    for e in enemies)):
-                barred[h] = Verdict(False, engine.cite(rule.cite), engine.name(h),
-                                    "holds an enemy unit")
-            elif no_pass is not None and any(u.side == unit.side and u.id not in ids
-                                             for u in here):
-                barred[h] = Verdict(False, engine.cite(getattr(no_pass, "cite", "")),
-                                    engine.name(h), f"{unit.id} may not move through a hex"
-                                    " holding a friendly unit")
+            if h not in barred and any(u.side == unit.side and u.id not in ids for u in here):
+                barred[h] = Verdict(False, engine.cite(getattr(no_pass, "cite", "")), None,
+                                    f"{unit.id} may not move through a hex holding a friendly"
+                                    " unit")
         return barred
 
-    def stopping(self, engine: Engine, unit: Unit) -> dict[Hex, Verdict]:
-        """Hexes whose entry ends ``unit``'s move (``movement.stops``)."""
-        sit = engine.situation
-        found: dict[Hex, Verdict] = {}
-        for rule in engine.profile.movement.stops:
-            if not selects(engine, rule, unit):
-                continue
-            hexes = {h for h in engine.grid.adjacency
-                     if any(sit.map.has(h, t) for t in rule.terrain)}
-            for match in rule.markers:
-                for m in sit.markers:
-                    if m.hex is not None and m.type == match.type and all(
-                            (unit.side if v == "$side" else v) == m.get(k)
-                            for k, v in match.where.items()):
-                        hexes.add(m.hex)
-            for h in hexes:
-                found.setdefault(h, Verdict(False, engine.cite(rule.cite), engine.name(h),
-                                            f"{unit.id} must stop on entering {engine.name(h)}"))
-        return found
+    def _enemy_barred(self, engine: Engine, side: str) -> dict[Hex, Verdict]:
+        """The enemy hexes a unit of ``side`` may not enter (``movement.enemy_hexes``)."""
+        key = ("enemy_barred", side)
+        known = engine.memo.get(key)
+        if known is None:
+            rule = engine.profile.movement.enemy_hexes
+            refusal = Verdict(False, engine.cite(rule.cite), None, "holds an enemy unit")
+            found: dict[Hex, Verdict] = {}
+            for h, here in engine.situation.occupants.items():
+                enemies = [u for u in here if u.side != side]
+                if enemies and not rule.enterable and not (rule.except_holding_only and all(
+                        any(selects(engine, s, e) for s in rule.except_holding_only)
+                        for e in enemies)):
+                    found[h] = refusal
+            known = engine.memo[key] = found
+        return cast(dict[Hex, Verdict], known)
+
+    @staticmethod
+    def _ezoc_hexes(engine: Engine, side: str) -> frozenset[Hex]:
+        key = ("ezoc_hexes", side)
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = frozenset(engine.enemy_zoc(side))
+        return cast(frozenset[Hex], known)
+
+    def stopping(self, engine: Engine, unit: Unit
+                 ) -> tuple[dict[Hex, Verdict], tuple[object, ...]]:
+        """Hexes whose entry ends ``unit``'s move (``movement.stops``), and which of the
+        rules name it (units they name alike share the answer)."""
+        rules = engine.profile.movement.stops
+        signature = (unit.side, *(i for i, r in enumerate(rules) if selects(engine, r, unit)))
+        key = ("stopping", signature)
+        known = engine.memo.get(key)
+        if known is None:
+            sit = engine.situation
+            found: dict[Hex, Verdict] = {}
+            for i in signature[1:]:
+                assert isinstance(i, int)
+                rule = rules[i]
+                hexes = set(self._terrain_hexes(engine, tuple(rule.terrain)))
+                for match in rule.markers:
+                    for m in sit.markers:
+                        if m.hex is not None and m.type == match.type and all(
+                                (unit.side if v == "$side" else v) == m.get(k)
+                                for k, v in match.where.items()):
+                            hexes.add(m.hex)
+                for h in hexes:
+                    found.setdefault(h, Verdict(False, engine.cite(rule.cite), engine.name(h),
+                                                f"the move must stop on entering {engine.name(h)}"))
+            known = engine.memo[key] = found
+        return cast(dict[Hex, Verdict], known), signature
+
+    @staticmethod
+    def _terrain_hexes(engine: Engine, terrain: tuple[str, ...]) -> frozenset[Hex]:
+        """The hexes of the map with any of ``terrain`` (remembered per engine)."""
+        if not terrain:
+            return frozenset()
+        key = ("terrain_hexes", terrain)
+        known = engine.memo.get(key)
+        if known is None:
+            gmap = engine.situation.map
+            mixes = {tags for tags in (gmap.tags(h) for h in engine.grid.adjacency)
+                     if any(t in tags for t in terrain)}
+            known = engine.memo[key] = frozenset(
+                h for h in engine.grid.adjacency if gmap.tags(h) in mixes)
+        return cast(frozenset[Hex], known)
 
     # -- movement hooks ----------------------------------------------------------------
 
     def allowance(self, engine: Engine, query: MoveQuery) -> float:
         """The MP of the slowest mover this phase (:mod:`pipeline.rules.allowance`)."""
-        return min(unit_allowance(engine, u).ma for u in query.movers)
+        return min(unit_allowance(engine, u).ma for u in self.carriers(engine, query))
 
     def start(self, engine: Engine, query: MoveQuery) -> Move | Verdict:
         """Whether the unit may move at all (its MA, the phase's movers, a modifier that
         keeps it still), and what it must remember from its start hex (in an EZOC)."""
         unit = query.unit
         assert unit.hex is not None
-        if min(u.ma for u in query.movers) <= 0:
+        if min(u.ma for u in self.carriers(engine, query)) <= 0:
             return Verdict(False, engine.cite(engine.profile.movement.allowance.cite), None,
                            f"{unit.id} has a movement allowance of 0 and cannot move")
         for u in query.movers:
@@ -218,8 +299,12 @@ class Kernel(System):
             return Verdict(False, engine.cite(effects.leave.cite), None,
                            "a unit in an EZOC may not leave it")
         if to_ezoc and LEFT_EZOC in move.memory:
-            return Verdict(False, engine.cite(effects.leave.cite), None,
-                           "a unit that left an EZOC may not enter one again this phase")
+            return Verdict(False, engine.cite(effects.leave.reentry_cite, effects.leave.cite),
+                           None, "a unit that left an EZOC may not enter one again this phase")
+        if to_ezoc:
+            refused = self.may_enter_ezoc(engine, query, move, to)
+            if refused is not None:
+                return refused
         if from_ezoc and to_ezoc:
             refused = self.ezoc_to_ezoc_barred(engine, query, move, to)
             if refused is not None:
@@ -255,14 +340,13 @@ class Kernel(System):
                 f"{query.unit.id} moves one hex in the {engine.situation.phase.replace('_', ' ')}"
                 " phase"))
         if cost > move.left:
-            if self.one_hex_allowed(engine, query, move, to):
-                rule = engine.profile.movement.one_hex
-                assert rule is not None
+            allowance = self.one_hex_allowed(engine, query, move, to)
+            if allowance is not None:
                 return move.then(to, cost, memory=memory, one_hex=True, stop=stop or Verdict(
-                    False, engine.cite(rule.cite), engine.name(to),
+                    False, allowance, engine.name(to),
                     f"{query.unit.id} entered {engine.name(to)} by the one-hex allowance and"
                     " may move no further"))
-            return self.over_budget(engine, query, move, to, cost)
+            return self.short_of_mp(engine, query, move, to, cost, from_ezoc)
         if not engine.profile.stacking.pass_through:
             refused = self.end(engine, query, move.then(to, cost))
             if refused is not None:
@@ -366,17 +450,44 @@ class Kernel(System):
         memory = set(move.memory - self.HERE)
         if from_ezoc and self.mover(engine, query).effects.leave.no_reentry:
             memory.add(LEFT_EZOC)
+        left = once_left_hexes(engine).get(move.hex)
+        if left is not None:
+            memory.add(f"{LEFT_HEX}{left}")  # 000 §11.2.1: it may never stack again
         if to_ezoc:
             memory.add(IN_EZOC)
         return frozenset(memory)
 
-    def one_hex_allowed(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> bool:
-        """``movement.one_hex``: the first step of a unit whose printed MA is above 0 may go
-        beyond its MP, unless it starts in an EZOC and the rule says not then."""
+    def may_enter_ezoc(self, engine: Engine, query: MoveQuery, move: Move,
+                       to: Hex) -> Verdict | None:
+        """Why the mover may not step into the EZOC hex ``to`` at all (a system's own
+        rule), or ``None``; the kernel has none."""
+        return None
+
+    def one_hex_allowed(self, engine: Engine, query: MoveQuery, move: Move,
+                        to: Hex) -> str | None:
+        """The rule letting the first step go beyond the MP, or ``None``: ``movement.one_hex``
+        for a unit whose printed MA is above 0 (unless it starts in an EZOC and the rule
+        says not then), or ``zoc.leave.one_hex`` for a unit leaving an EZOC from and into
+        the terrain it names (003 §5.6.4)."""
         rule = engine.profile.movement.one_hex
-        if rule is None or move.steps > 0 or min(u.ma for u in query.movers) <= 0:
-            return False
-        return rule.from_ezoc or IN_EZOC not in move.memory
+        if move.steps > 0 or min(u.ma for u in self.carriers(engine, query)) <= 0:
+            return None
+        if rule is not None and (rule.from_ezoc or IN_EZOC not in move.memory):
+            return engine.cite(rule.cite)
+        if IN_EZOC in move.memory and to not in self.mover(engine, query).ezoc:
+            gmap = engine.situation.map
+            for out in self.mover(engine, query).effects.leave.one_hex:
+                if selects(engine, out, query.unit) and all(
+                        any(gmap.has(h, t) for t in out.terrain)
+                        and not any(gmap.has(h, t) for t in out.unless_terrain)
+                        for h in (move.hex, to)):
+                    return engine.cite(out.cite)
+        return None
+
+    def short_of_mp(self, engine: Engine, query: MoveQuery, move: Move, to: Hex, cost: float,
+                    from_ezoc: bool) -> Verdict:
+        """The refusal of a step whose MP the mover does not have (:meth:`over_budget`)."""
+        return self.over_budget(engine, query, move, to, cost)
 
     def carried(self, memory: frozenset[str]) -> frozenset[str]:
         """The memory a plain step keeps (all but the words about the hex left)."""
@@ -389,24 +500,58 @@ class Kernel(System):
         must be remembered go through :meth:`enter`. One table per kind of mover, filled in
         hex by hex as the searches ask."""
         mover = self.mover(engine, query)
-        profile = engine.profile
-        if ((move.steps == 0 and profile.movement.one_hex is not None) or mover.hop is not None
-                or mover.allowance.max_hexes is not None or not profile.stacking.pass_through):
+        last = self._last
+        assert last is not None
+        table, remembered = last[3], last[4]
+        if (mover.all_special or (mover.first_special and move.steps == 0)
+                or (mover.leave_special and IN_EZOC in move.memory)
+                or (remembered and move.hex in remembered)):
             return (), engine.grid.adjacency[move.hex]
-        if IN_EZOC in move.memory:
-            leave = mover.effects.leave
-            if leave.extra_mp or leave.no_reentry or not leave.allowed:
-                return (), engine.grid.adjacency[move.hex]
-        key = ("kernel_steps", query.unit.side, mover.unit_class, mover.ezoc,
-               tuple(sorted(mover.stops)), tuple(sorted(mover.barred)))
-        table = self.step_table(engine, key)
         known = table.get(move.hex)
         if known is None:
-            here = move.hex
-            known = table[here] = self.split_steps(engine, here, lambda n: None if (
-                n in mover.barred or n in mover.ezoc or n in mover.stops
-            ) else self.step_cost(engine, mover.unit_class, here, n))
+            known = table[move.hex] = self._split(engine, mover, move.hex)
         return known
+
+    def _split(self, engine: Engine, mover: Mover, here: Hex) -> Steps:
+        """The neighbours of ``here`` split as :meth:`steps` says. A step across a bare
+        hexside costs what entering the hex costs, whatever the hex left but for whether
+        it is a road hex: remembered per hex entered."""
+        gmap = engine.situation.map
+        features = gmap.features
+        # Roads from road hex to road hex (001 §10.1) make the hex left matter only by
+        # whether it is a road hex: the bare costs are kept per that too.
+        along = roads_along_hexes(engine)
+        origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
+        bare = self._bare_costs(engine, mover.unit_class, origin)
+        plain: list[tuple[Hex, float]] = []
+        special: list[Hex] = []
+        for n in engine.grid.adjacency[here]:
+            if n in mover.barred or n in mover.ezoc or n in mover.stops:
+                special.append(n)
+                continue
+            if not features(here, n):
+                cost = bare.get(n)
+                if cost is None:
+                    cost = bare[n] = self.step_cost(engine, mover.unit_class, here, n)
+            else:
+                cost = self.step_cost(engine, mover.unit_class, here, n)
+            if cost.__class__ is Verdict:
+                special.append(n)
+            else:
+                plain.append((n, cost))  # type: ignore[arg-type]
+        return tuple(plain), tuple(special)
+
+    @staticmethod
+    def _bare_costs(engine: Engine, unit_class: str, origin: tuple[bool, ...]
+                    ) -> dict[Hex, float | Verdict]:
+        """The cost of entering each hex across a bare hexside, filled in as asked."""
+        table = engine.memo.setdefault(("kernel_bare", unit_class, origin), {})
+        return cast(dict[Hex, float | Verdict], table)
+
+    def _step_table(self, engine: Engine, query: MoveQuery, mover: Mover) -> dict[Hex, Steps]:
+        """The plain-step table of this mover: shared by every mover of the same kind (side,
+        class, the hexes it may not enter, that are in an EZOC for it or stop it)."""
+        return self.step_table(engine, mover.kind)
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
@@ -414,25 +559,83 @@ class Kernel(System):
         a phase's, a modifier's: :meth:`~pipeline.rules.allowance.Allowance.taken_by`)."""
         allowance = self.mover(engine, query).allowance
         need = move.spent + cost
-        key = ("kernel_short", need, cost, move.ma, tuple(u.id for u in query.movers))
+        key = ("kernel_short", need, cost, move.ma, query.ids)
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = Verdict(
                 False, allowance.taken_by(need), None,
                 f"entering costs {_mp(cost)} MP, {_mp(need)} in all, and only {_mp(move.ma)}"
                 " are available")
-        assert isinstance(known, Verdict)
-        return known
+        return cast(Verdict, known)
 
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
-        """Stacking where the move ends, with the friendly units already there."""
-        here = engine.situation.units_in(move.hex)
-        ids = {u.id for u in query.movers}
-        others = tuple(u for u in here if u.id not in ids and u.side == query.unit.side)
-        if not others and len(query.movers) == 1 and not counted_markers(engine, move.hex):
+        """Stacking where the move ends, with the friendly units already there (the same
+        answer for every way of getting there: remembered per hex and mover); a unit that
+        left a hex it may not stack again after (000 §11.2.1) may not end stacked."""
+        sit = engine.situation
+        if move.memory:
+            refused = self._left_and_stacked(engine, query, move)
+            if refused is not None:
+                return refused
+        if len(query.movers) == 1 and move.hex not in sit.occupants and not (
+                engine.profile.stacking.markers and sit.markers_in(move.hex)):
             return None  # one unit alone in a hex stacks legally in every game
-        verdict = self.stacking(engine, move.hex, others + query.movers)
-        return None if verdict.legal else verdict
+        key = ("kernel_end", move.hex, query.ids)
+        if key in engine.memo:
+            return cast(Verdict | None, engine.memo[key])
+        ids = set(query.ids)
+        others = tuple(u for u in sit.units_in(move.hex)
+                       if u.id not in ids and u.side == query.unit.side)
+        verdict: Verdict | None = None
+        if others or len(query.movers) > 1 or counted_markers(engine, move.hex):
+            found = self.stacking(engine, move.hex, others + query.movers)
+            verdict = None if found.legal else found
+        engine.memo[key] = verdict
+        return verdict
+
+    @staticmethod
+    def _left_and_stacked(engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
+        words = [w for w in move.memory if w.startswith(LEFT_HEX)]
+        if not words:
+            return None
+        ids = set(query.ids)
+        if not any(u.id not in ids for u in engine.situation.units_in(move.hex)):
+            return None
+        rule = engine.profile.stacking.hex_limits[int(words[0][len(LEFT_HEX):])]
+        assert rule.once_left is not None
+        return Verdict(False, engine.cite(rule.once_left.cite, rule.cite), engine.name(move.hex),
+                       f"{query.unit.id} left such a hex on this move and may not stack again")
+
+    def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:
+        """``placement``: where a reinforcement may be placed (markers, terrain), never on
+        an enemy unit, not in an EZOC from some turn unless a friendly unit is there, and
+        within the stacking limits (000 §11.2.4)."""
+        rules = engine.profile.placement
+        sit, name = engine.situation, engine.name(h)
+        if rules is None:
+            raise RulesError(f"{engine.profile.file or 'the rules profile'}: placement: the"
+                             " profile says nothing of where reinforcements are placed")
+        if sit.enemy_in(h, unit.side):
+            return Verdict(False, engine.cite(rules.enemy_occupied.cite, rules.cite), name,
+                           "an enemy unit occupies the hex")
+        gmap = sit.map
+        if rules.terrain and not any(gmap.has(h, t) for t in rules.terrain):
+            return Verdict(False, engine.cite(rules.cite), name,
+                           f"reinforcements are placed only in {' or '.join(rules.terrain)} hexes")
+        if rules.markers and not any(m.type == match.type and all(
+                (unit.side if v == "$side" else v) == m.get(k) for k, v in match.where.items())
+                for match in rules.markers for m in sit.markers_in(h)):
+            kinds = " or ".join(m.type for m in rules.markers)
+            return Verdict(False, engine.cite(rules.cite), name,
+                           f"reinforcements are placed only in hexes with a {kinds} marker")
+        friends = [u for u in sit.units_in(h) if u.side == unit.side and u.id != unit.id]
+        ezoc = rules.not_in_ezoc
+        if (ezoc is not None and sit.turn >= ezoc.from_turn and engine.in_enemy_zoc(h, unit.side)
+                and not (ezoc.unless_friendly and friends)):
+            return Verdict(False, engine.cite(ezoc.cite, rules.cite), name,
+                           "the hex is in an EZOC" + (" and holds no friendly unit"
+                                                      if ezoc.unless_friendly else ""))
+        return self.stacking(engine, h, (*friends, unit))
 
     # -- zones of control ----------------------------------------------------------------
 

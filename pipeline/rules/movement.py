@@ -38,6 +38,11 @@ class MoveQuery:
     movers: tuple[Unit, ...]
     die_rolls: Mapping[Hex, int] = field(default_factory=dict)
     overrun: bool = False
+    ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The movers' ids key every per-question memo: worked out once.
+        object.__setattr__(self, "ids", tuple(u.id for u in self.movers))
 
     @property
     def unit(self) -> Unit:
@@ -188,6 +193,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
     settled: list[Move] = []
     system = engine.system
     steps, enter, over_budget = system.steps, system.enter, system.over_budget
+    carried = system.carried
     push, pop = heapq.heappush, heapq.heappop
     inf = float("inf")
     while heap:
@@ -199,17 +205,20 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             continue
         plain, special = steps(engine, query, move)
         ma, one_hex, count = move.ma, move.one_hex, move.steps + 1
+        # A plain step keeps what the mover remembers of its way, not of the hex it left.
+        carry = carried(move.memory) if move.memory else _EMPTY
         for n, cost in plain:
             total = spent + cost
             if total > ma:
                 if n not in refused:
                     refused[n] = over_budget(engine, query, move, n, cost)
                 continue
-            key = (n, _EMPTY, False, True) if one_hex else n  # Move.key(), inlined
+            # Move.key(), inlined
+            key = (n, carry, False, one_hex) if one_hex or carry else n
             if total < best.get(key, inf):
                 best[key] = total
                 push(heap, (total, next(counter), key,
-                            Move(n, total, ma, _EMPTY, None, one_hex, count, move)))
+                            Move(n, total, ma, carry, None, one_hex, count, move)))
         for n in special:
             nxt = enter(engine, query, move, n)
             if type(nxt) is not Move:

@@ -195,9 +195,9 @@ class Situation:
     units: tuple[Unit, ...]
     markers: tuple[Marker, ...]
     state: Mapping[str, Any]
-    # The rules profile: the game folder's, or a scenario case's own; ``None`` for a
-    # case of a system that answers with the published numbers it was written from.
-    profile: RulesProfile | None = None
+    # The rules profile the answers come from: the game folder's, or a scenario case's
+    # (its own, or the published game's its system registers).
+    profile: RulesProfile
 
     @cached_property
     def by_id(self) -> dict[str, Unit]:
@@ -225,10 +225,18 @@ class Situation:
         """Units in a hex."""
         return self.occupants.get(h, ())
 
+    @cached_property
+    def _markers_by_hex(self) -> dict[Hex, tuple[Marker, ...]]:
+        found: dict[Hex, list[Marker]] = {}
+        for m in self.markers:
+            if m.hex is not None:
+                found.setdefault(m.hex, []).append(m)
+        return {h: tuple(ms) for h, ms in found.items()}
+
     def markers_in(self, h: Hex, marker_type: str | None = None) -> list[Marker]:
         """Markers in a hex, optionally of one type."""
-        return [m for m in self.markers
-                if m.hex == h and (marker_type is None or m.type == marker_type)]
+        return [m for m in self._markers_by_hex.get(h, ())
+                if marker_type is None or m.type == marker_type]
 
     def enemy_in(self, h: Hex, side: str) -> bool:
         """Whether a hex holds a unit of another side."""

@@ -12,12 +12,14 @@ never stack together. Units of both sides never share a hex
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pipeline.hexgrid import Hex
-from pipeline.model.rulesprofile import StackingUnit
+from pipeline.model.rulesprofile import HexLimit, StackingUnit
 from pipeline.rules.errors import RulesError
 from pipeline.rules.select import selects
 from pipeline.rules.situation import Unit
@@ -26,7 +28,7 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["counted_markers", "stacking_verdict"]
+__all__ = ["counted_markers", "once_left_hexes", "stacking_verdict"]
 
 
 def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
@@ -39,6 +41,44 @@ def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
     return found
 
 
+def once_left_hexes(engine: Engine) -> dict[Hex, int]:
+    """The hexes a unit may not stack again after leaving (``hex_limits`` with
+    ``once_left``, 000 §11.2.1), with the index of their entry."""
+    known = engine.memo.get(("once_left_hexes",))
+    if known is None:
+        found: dict[Hex, int] = {}
+        for i, special in enumerate(engine.profile.stacking.hex_limits):
+            if special.once_left is None:
+                continue
+            for h in engine.grid.adjacency:
+                if _in_hex_limit(engine, special, h) and h not in found:
+                    found[h] = i
+        known = engine.memo[("once_left_hexes",)] = found
+    return known  # type: ignore[return-value]
+
+
+def _in_hex_limit(engine: Engine, special: HexLimit, h: Hex) -> bool:
+    sit = engine.situation
+    if special.marker is not None and not sit.markers_in(h, special.marker):
+        return False
+    return special.terrain is None or sit.map.has(h, special.terrain)
+
+
+def _once_left(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
+    """000 §11.2.1: units that have left such a hex (their ``once_left`` flag) never stack
+    with another unit in one again."""
+    i = once_left_hexes(engine).get(h)
+    if i is None or len(units) <= 1:
+        return None
+    rule = engine.profile.stacking.hex_limits[i]
+    assert rule.once_left is not None
+    flagged = [u.id for u in units if u.flag(rule.once_left.flag)]
+    if not flagged:
+        return None
+    return Verdict(False, engine.cite(rule.once_left.cite, rule.cite), engine.name(h),
+                   f"{', '.join(flagged)} left such a hex and may not stack again")
+
+
 def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     """Whether ``units`` (and the counted markers of ``h``) may stand together in ``h``."""
     rules, name = engine.profile.stacking, engine.name(h)
@@ -48,12 +88,29 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     markers = counted_markers(engine, h)
     if len(units) <= 1 and not markers:
         return Verdict(True, None, name, "one unit" if units else "empty")
+    if rules.hex_limits:
+        refused = _once_left(engine, h, units)
+        if refused is not None:
+            return refused
+    if (rules.counts == "units" and not rules.units and not markers and rules.no_mixing is None
+            and rules.limit is not None):
+        # The plain count (000 §5.3): no share, no free unit, no marker to weigh.
+        most, cite = float(rules.limit), engine.cite(rules.cite)
+        for special in rules.hex_limits:
+            if ((special.marker is None or engine.situation.markers_in(h, special.marker))
+                    and (special.terrain is None or engine.situation.map.has(h, special.terrain))):
+                most, cite = special.limit, engine.cite(special.cite)
+                break
+        reason = f"{len(units)} units in a hex that holds {most:g}"
+        if len(units) <= most:
+            return Verdict(True, None, name, reason)
+        return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
     refused = _limits_by_unit(engine, h, units) or _mixing(engine, h, units) or _markers(
         engine, h, markers)
     if refused is not None:
         return refused
     total, extra, extra_rule = _value(engine, units)
-    total += sum(Fraction(rules.markers[t].value).limit_denominator(100) * n
+    total += sum(_fraction(rules.markers[t].value) * n
                  for t, n in markers.items())
     limit, limit_cite = _limit(engine, h, units)
     what = "points" if rules.counts == "points" else "units"
@@ -71,27 +128,32 @@ def _limit(engine: Engine, h: Hex, units: Sequence[Unit]) -> tuple[Fraction, str
         file = engine.profile.file or "the rules profile"
         raise RulesError(f"{file}: stacking.limit: the stacking limit is not given (null); fill"
                          " in stacking.limit")
-    limit, cite = Fraction(rules.limit).limit_denominator(100), engine.cite(rules.cite)
+    limit, cite = _fraction(rules.limit), engine.cite(rules.cite)
     for special in rules.hex_limits:
         if special.marker is not None and not sit.markers_in(h, special.marker):
             continue
         if special.terrain is not None and not sit.map.has(h, special.terrain):
             continue
-        limit, cite = Fraction(special.limit).limit_denominator(100), engine.cite(special.cite)
+        limit, cite = _fraction(special.limit), engine.cite(special.cite)
         break
-    raised = [Fraction(e.raises_limit).limit_denominator(100) for e in rules.units
-              if e.raises_limit is not None and any(selects(engine, e, u) for u in units)]
+    entries = rules.units
+    raised = [_fraction(entries[i].raises_limit or 0) for i in _kinds(engine).raising
+              if any(_entries(engine, u)[i] for u in units)]
     return limit + max(raised, default=Fraction(0)), cite
 
 
 def _limits_by_unit(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
     """``max_count`` and ``max_stack`` of ``stacking.units`` (001 §6.3, 003 §15.3.2)."""
+    kinds = _kinds(engine)
+    if not kinds.limiting:
+        return None
     name = engine.name(h)
+    entries = engine.profile.stacking.units
     # A stack's size counts every unit but those that never count (value 0, 001 §11.1.1).
-    never = [e for e in engine.profile.stacking.units if e.value == 0 and e.free is None]
-    counted = [u for u in units if not any(selects(engine, e, u) for e in never)]
-    for entry in engine.profile.stacking.units:
-        matching = [u for u in units if selects(engine, entry, u)]
+    counted = [u for u in units if not any(_entries(engine, u)[i] for i in kinds.never)]
+    for i in kinds.limiting:
+        entry = entries[i]
+        matching = [u for u in units if _entries(engine, u)[i]]
         if not matching:
             continue
         ids = ", ".join(u.id for u in matching)
@@ -152,10 +214,11 @@ def _value_of(engine: Engine, unit: Unit, units: Sequence[Unit], used: dict[int,
     """What one unit counts, and the free allowance it is beyond (``used`` counts the
     free places taken so far, by entry)."""
     rules = engine.profile.stacking
+    matched = _entries(engine, unit)
     for i, entry in enumerate(rules.units):
         if entry.value is None and entry.free is None:
             continue
-        if not selects(engine, entry, unit):
+        if not matched[i]:
             continue
         if entry.free is not None:
             with_ok = not entry.free_with or any(
@@ -166,9 +229,9 @@ def _value_of(engine: Engine, unit: Unit, units: Sequence[Unit], used: dict[int,
                 return Fraction(0), None
             if entry.value is None:
                 continue  # not free here: it counts as its other entries say
-            return Fraction(entry.value).limit_denominator(100), entry
+            return _fraction(entry.value), entry
         assert entry.value is not None
-        return Fraction(entry.value).limit_denominator(100), None
+        return _fraction(entry.value), None
     if rules.counts == "units":
         return Fraction(1), None
     size = unit.get("size")
@@ -176,7 +239,44 @@ def _value_of(engine: Engine, unit: Unit, units: Sequence[Unit], used: dict[int,
         file = engine.profile.file or "the rules profile"
         raise RulesError(f"{file}: stacking.points: unit {unit.id} is of size {size!r}, which"
                          f" has no stacking points (sizes given: {', '.join(rules.points)})")
-    return Fraction(rules.points[size]).limit_denominator(100), None
+    return _fraction(rules.points[size]), None
+
+
+@dataclass(frozen=True)
+class _Kinds:
+    """The ``stacking.units`` entries by what they do (indices), worked out once."""
+
+    never: tuple[int, ...]     # units that never count (value 0, no free allowance)
+    limiting: tuple[int, ...]  # entries with max_count or max_stack
+    raising: tuple[int, ...]   # entries with raises_limit
+
+
+def _kinds(engine: Engine) -> _Kinds:
+    known = engine.memo.get(("stacking_kinds",))
+    if known is None:
+        entries = engine.profile.stacking.units
+        known = engine.memo[("stacking_kinds",)] = _Kinds(
+            tuple(i for i, e in enumerate(entries) if e.value == 0 and e.free is None),
+            tuple(i for i, e in enumerate(entries)
+                  if e.max_count is not None or e.max_stack is not None),
+            tuple(i for i, e in enumerate(entries) if e.raises_limit is not None))
+    return known  # type: ignore[return-value]
+
+
+def _entries(engine: Engine, unit: Unit) -> tuple[bool, ...]:
+    """Which ``stacking.units`` entries name ``unit`` (remembered per engine)."""
+    key = ("stacking_entries", unit.id)
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = tuple(selects(engine, e, unit)
+                                         for e in engine.profile.stacking.units)
+    return known  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=256)
+def _fraction(x: float) -> Fraction:
+    # Profiles hold 1/3 as 0.3333333333333333: the fraction meant, so three make one.
+    return Fraction(x).limit_denominator(100)
 
 
 def _number(x: Fraction) -> str:

@@ -27,15 +27,15 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import SupplySource, TerrainLimit
 from pipeline.rules.errors import RulesError
 from pipeline.rules.select import any_holds, selects
 from pipeline.rules.situation import Marker, Unit
-from pipeline.rules.terrain import prohibiting
+from pipeline.rules.terrain import prohibited_hexes, prohibiting
 from pipeline.rules.verdict import SupplyAnswer
 from pipeline.rules.zoc import negates
 
@@ -99,8 +99,6 @@ class _Map:
 
     counts: dict[Hex, tuple[float, int | None]]   # what entering a hex counts, by which entry
     limited: dict[Hex, tuple[int, ...]]            # the terrain limits a hex falls under
-    # Filled as the searches go: each hex's neighbours with the hexside between.
-    edges: dict[Hex, tuple[tuple[Hex, _Side], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -150,10 +148,10 @@ def _side_answers(engine: Engine, side: str, units: list[Unit]) -> dict[str, Sup
     cut: list[Unit] = []
     sources = source_hexes(engine, strict)
     if not sources and not source_hexes(engine, strict.without(*_exclusion_keys(engine))):
-        names = " or ".join(_source_names(engine, side))
+        names = "; ".join(_source_names(engine, side))
         for unit in units:
             answers[unit.id] = SupplyAnswer(False, engine.cite(rules.cite),
-                                            f"no supply source: no {names}")
+                                            f"no supply source on the map ({names})")
         return answers
     lines = trace(engine, strict)
     for unit in units:
@@ -180,15 +178,14 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
                        rules.cite)
     if len(path) == 1:
         return SupplyAnswer(True, cite, f"on {what} ({name(at)})", path)
-    counted = ""
     if rules.length.max is not None:
         unit = "MP" if rules.length.unit == "mp" else "hexes"
-        counted = f", {_number(lines.counted(at))} {unit} counted"
+        return SupplyAnswer(True, cite, f"{_number(lines.counted(at))} {unit} counted to {what}"
+                            f" ({name(path[-1])})", path)
     if len(path) == 2:
-        return SupplyAnswer(True, cite, f"next to {what} ({name(path[-1])}){counted}", path)
-    through = " ".join(name(h) for h in path[1:-1])
-    return SupplyAnswer(True, cite, f"traced through {through} to {what}"
-                        f" ({name(path[-1])}){counted}", path)
+        return SupplyAnswer(True, cite, f"next to {what} ({name(path[-1])})", path)
+    return SupplyAnswer(True, cite, f"traced to {what} ({name(path[-1])}) through"
+                        f" {len(path) - 2} hex{'es' if len(path) > 3 else ''}", path)
 
 
 def _own_hex_closed(engine: Engine, unit: Unit) -> SupplyAnswer | None:
@@ -308,23 +305,25 @@ def _open(engine: Engine, side: str, h: Hex) -> bool:
     """Whether a line may enter ``h`` as far as units and EZOC go (003 §10.3.1, 001 §7.2):
     no enemy unit; outside an EZOC, or (mode ``blocked``) with a friendly unit there that
     negates it for supply (001 §6.0, 003 §7.5, §9.2.6)."""
-    key = ("supply_open", side, h)
+    return h not in _closed(engine, side)
+
+
+def _closed(engine: Engine, side: str) -> frozenset[Hex]:
+    """The hexes no line of ``side`` enters (remembered per engine)."""
+    key = ("supply_closed", side)
     known = engine.memo.get(key)
     if known is None:
-        known = engine.memo[key] = _opened(engine, side, h)
-    return bool(known)
-
-
-def _opened(engine: Engine, side: str, h: Hex) -> bool:
-    sit, mode = engine.situation, engine.profile.supply.ezoc.mode
-    here = sit.units_in(h)
-    if any(u.side != side for u in here):
-        return False
-    if mode == "ignored" or not engine.in_enemy_zoc(h, side):
-        return True
-    if mode == "enter_or_exit":
-        return False
-    return any(u.side == side and negates(engine, u, "supply") for u in here)
+        sit, mode = engine.situation, engine.profile.supply.ezoc.mode
+        closed = {h for h in sit.occupants if sit.enemy_in(h, side)}
+        if mode != "ignored":
+            for h in engine.enemy_zoc(side):
+                if mode == "enter_or_exit" or not any(
+                        u.side == side and negates(engine, u, "supply")
+                        for u in sit.units_in(h)):
+                    closed.add(h)
+        known = engine.memo[key] = frozenset(closed)
+    assert isinstance(known, frozenset)
+    return known
 
 
 def _supply_map(engine: Engine) -> _Map:
@@ -400,8 +399,14 @@ def _trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None) -> 
         return not engine.situation.enemy_in(s, side)
 
     starts = [s for s, src in sorted(sources.items()) if source_ok(s, src)]
-    uniform = (not limits and not length.crossings and not length.roads
+    present = _present(engine)
+    uniform = (not limits
+               and all(r.counts == length.default or r.road not in present
+                       for r in length.roads)
+               and all(f"crossing:{i}" in relaxed or c.counts == length.default
+                       or c.feature not in present for i, c in enumerate(length.crossings))
                and all(f"count:{i}" in relaxed or e.counts == length.default
+                       or (e.terrain or e.feature) not in present
                        for i, e in enumerate(length.hex_counts)))
     step_ok = _step_filter(engine, tracing)
     if uniform:
@@ -411,13 +416,17 @@ def _trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None) -> 
 
 def _step_filter(engine: Engine, tracing: Tracing) -> Callable[[Hex, Hex, _Side], bool]:
     """Whether the line's step from ``y`` into ``x`` may be made (blocking hexsides, 003
-    §5.7.4; prohibited terrain, 001 §6.0)."""
+    §5.7.4; prohibited terrain, 001 §6.0). Across a bare hexside only the terrain of ``x``
+    can prohibit it: those hexes are worked out once."""
     rules, relaxed = engine.profile.supply, tracing.relaxed
     prohibited = rules.prohibited if "prohibited" not in relaxed else None
     blocking = frozenset(i for i in range(len(rules.blocking_hexsides))
                          if f"blocker:{i}" not in relaxed)
+    barred = prohibited_hexes(engine, prohibited.unit_class) if prohibited else frozenset()
 
     def ok(y: Hex, x: Hex, side: _Side) -> bool:
+        if side is _PLAIN:
+            return x not in barred
         if side.blockers and any(i in blocking for i in side.blockers):
             return False
         return prohibited is None or prohibiting(engine, y, x, prohibited.unit_class) is None
@@ -431,12 +440,56 @@ def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
     return start or _open(engine, side, x)
 
 
-def _neighbours(engine: Engine, terrain: _Map, x: Hex) -> tuple[tuple[Hex, _Side], ...]:
-    around = terrain.edges.get(x)
+Edges = dict[Hex, tuple[tuple[Hex, _Side], ...]]
+
+
+def _edges(engine: Engine) -> Edges:
+    """Each hex's neighbours with the hexside between, filled in as the searches go."""
+    known = engine.memo.setdefault(("supply_edges",), {})
+    assert isinstance(known, dict)
+    return known
+
+
+def _neighbours(engine: Engine, edges: Edges, x: Hex) -> tuple[tuple[Hex, _Side], ...]:
+    around = edges.get(x)
     if around is None:
-        around = terrain.edges[x] = tuple((y, _side_of(engine, y, x))
-                                          for y in engine.grid.adjacency[x])
+        sides = _sides(engine)
+        around = edges[x] = tuple((y, sides.get((y, x), _PLAIN))
+                                  for y in engine.grid.adjacency[x])
     return around
+
+
+def _present(engine: Engine) -> frozenset[str]:
+    """Every terrain and hexside feature the map uses."""
+    known = engine.memo.get(("supply_present",))
+    if known is None:
+        gmap = engine.situation.map
+        found = {f for feats in gmap.hexsides.values() for f in feats}
+        found |= {t for h in engine.grid.adjacency for t in gmap.tags(h)}
+        known = engine.memo[("supply_present",)] = frozenset(found)
+    return cast(frozenset[str], known)
+
+
+def _featured(engine: Engine) -> frozenset[Hex]:
+    """The hexes with at least one hexside that has a feature."""
+    known = engine.memo.get(("supply_featured",))
+    if known is None:
+        known = engine.memo[("supply_featured",)] = frozenset(
+            h for side in engine.situation.map.hexsides for h in (side.a, side.b))
+    assert isinstance(known, frozenset)
+    return known
+
+
+def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
+    """Every hexside with a feature, both ways round, as tracing sees it."""
+    known = engine.memo.get(("supply_sides",))
+    if known is None:
+        found: dict[tuple[Hex, Hex], _Side] = {}
+        for side in engine.situation.map.hexsides:
+            found[(side.a, side.b)] = found[(side.b, side.a)] = _side_of(engine, side.a, side.b)
+        known = engine.memo[("supply_sides",)] = found
+    assert isinstance(known, dict)
+    return known
 
 
 def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
@@ -444,8 +497,16 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                    step_ok: Callable[[Hex, Hex, _Side], bool],
                    targets: frozenset[Hex] | None) -> Lines:
     """:func:`trace` when every hex counts the same: a breadth-first search."""
-    per_hex = engine.profile.supply.length.default
-    terrain = _supply_map(engine)
+    rules = engine.profile.supply
+    per_hex = rules.length.default
+    plain = not rules.blocking_hexsides and rules.prohibited is None
+    adjacency = engine.grid.adjacency
+    sides = _sides(engine)
+    featured = _featured(engine)
+    relaxed = tracing.relaxed
+    barred = (prohibited_hexes(engine, rules.prohibited.unit_class)
+              if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
+    closed = _closed(engine, tracing.side)
     count: dict[_State, float] = {}
     parent: dict[_State, _State | None] = {}
     queue: deque[_State] = deque()
@@ -462,13 +523,22 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
         x = state[0]
         if _settle(best, remaining, x, state):
             break
-        if not _passes(engine, tracing.side, x, x in initial):
-            continue
+        if x in closed and x not in initial:
+            continue  # a source is only entered; any other hex must be open (_open)
         total = count[state] + per_hex
         if limit is not None and total > limit:
             continue
-        for y, side in _neighbours(engine, terrain, x):
-            if y in seen or not step_ok(y, x, side):
+        # Across a bare hexside only x's own terrain can stop the step into it.
+        check = not plain and x in featured
+        x_barred = x in barred
+        for y in adjacency[x]:
+            if y in seen:
+                continue
+            if check:
+                side = sides.get((y, x), _PLAIN)
+                if not step_ok(y, x, side):
+                    continue
+            elif x_barred:
                 continue
             seen.add(y)
             nxt: _State = (y, (), False)
@@ -483,23 +553,27 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                     step_ok: Callable[[Hex, Hex, _Side], bool],
                     targets: frozenset[Hex] | None) -> Lines:
     """:func:`trace` with counts that differ or terrain limits: a cheapest-first search over
-    (hex, limited hexes passed, leaves by road)."""
+    (hex, limited hexes passed, leaves by road). The hot loop of supply: locals, and the
+    hexside tests only where a hexside has a feature."""
     rules = engine.profile.supply
     length, relaxed = rules.length, tracing.relaxed
     terrain = _supply_map(engine)
     counts, limited = terrain.counts, terrain.limited
-    active = {i: lim for i, lim in limits}
-    order = sorted(active)
-    slot = {i: n for n, i in enumerate(order)}
+    slot = {i: n for n, (i, _) in enumerate(limits)}
+    limits_all = length.terrain_limits
+    maxima = {i: lim.max for i, lim in limits}
+    by_roads = {i for i, lim in limits if lim.except_along_roads}
     default = length.default
     relaxed_counts = frozenset(int(k.split(":")[1]) for k in relaxed if k.startswith("count:"))
     relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
                                   if k.startswith("crossing:"))
+    checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
+    closed = _closed(engine, tracing.side)
     heap: list[tuple[float, int, _State]] = []
     count: dict[_State, float] = {}
     parent: dict[_State, _State | None] = {}
     tick = 0
-    zero = tuple(0 for _ in order)
+    zero = tuple(0 for _ in limits)
     initial = set(starts)
     for s in starts:
         first: _State = (s, zero, True)
@@ -510,48 +584,52 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     best: dict[Hex, _State] = {}
     settled: set[_State] = set()
     remaining = set(targets) if targets is not None else None
+    push, pop = heapq.heappush, heapq.heappop
+    edges = _edges(engine)
     while heap:
-        d, _, state = heapq.heappop(heap)
+        d, _, state = pop(heap)
         if state in settled:
             continue
         settled.add(state)
         x, used, leaves_by_road = state
         if x not in best and _settle(best, remaining, x, state):
             break
-        if not _passes(engine, tracing.side, x, x in initial):
-            continue
+        if x in closed and x not in initial:
+            continue  # a source is only entered; any other hex must be open (_open)
         base, entry = counts[x]
         if entry is not None and entry in relaxed_counts:
             base = default
-        hits = [i for i in limited.get(x, ()) if i in active]
-        for y, side in _neighbours(engine, terrain, x):
-            if not step_ok(y, x, side):
-                continue
+        hits = limited.get(x) if limited else None
+        if hits is not None and len(slot) != len(limits_all):
+            hits = tuple(i for i in hits if i in slot)
+        around = edges.get(x) or _neighbours(engine, edges, x)
+        for y, side in around:
             step = base
-            if side.road_count is not None:
-                step = side.road_count[0]
-            elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
-                step = side.crossing[0]
+            if side is not _PLAIN:
+                if checks and not step_ok(y, x, side):
+                    continue
+                if side.road_count is not None:
+                    step = side.road_count[0]
+                elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
+                    step = side.crossing[0]
             now = used
             if hits:
                 bumped = list(used)
                 for i in hits:
-                    lim = length.terrain_limits[i]
-                    if lim.except_along_roads and side.road and leaves_by_road:
+                    if i in by_roads and side.road and leaves_by_road:
                         continue  # entered and left along roads: not counted (003 §10.3.2)
                     bumped[slot[i]] += 1
-                if any(bumped[slot[i]] > length.terrain_limits[i].max for i in hits):
+                if any(bumped[slot[i]] > maxima[i] for i in hits):
                     continue
                 now = tuple(bumped)
             total = d + step
             if limit is not None and total > limit:
                 continue
-            by_road = side.road and y in limited
-            nxt: _State = (y, now, by_road)
+            nxt: _State = (y, now, side.road and y in limited)
             if total < count.get(nxt, total + 1):
                 count[nxt], parent[nxt] = total, state
                 tick += 1
-                heapq.heappush(heap, (total, tick, nxt))
+                push(heap, (total, tick, nxt))
     return Lines(best, count, parent)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pipeline.hexgrid import Hex
-from pipeline.model.rulesprofile import RoadRule
+from pipeline.model.rulesprofile import AssumedBridge, RoadRule
 from pipeline.rules.errors import RulesError
 from pipeline.rules.situation import GameMap
 from pipeline.rules.verdict import Verdict
@@ -25,7 +25,8 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Step", "prohibiting", "road_steps", "step_cost"]
+__all__ = ["Step", "prohibited_hexes", "prohibiting", "road_steps", "roads_along_hexes",
+           "step_cost"]
 
 _ABSENT = object()
 
@@ -39,18 +40,20 @@ class Step:
     road_hexside: bool         # a road runs through the hexside crossed
 
 
-def road_steps(engine: Engine, frm: Hex, to: Hex) -> Step:
+def road_steps(engine: Engine, frm: Hex, to: Hex, bridged: frozenset[str] = frozenset()
+               ) -> Step:
     """The roads a step from ``frm`` into ``to`` moves along, and the hexside features it
-    still crosses (a road's ``bridges`` on the same hexside are crossed by the road)."""
+    still crosses (a road's ``bridges`` on the same hexside are crossed by the road, and
+    ``bridged`` features are crossed as a bridge is, by a system's rule)."""
     gmap, roads = engine.situation.map, engine.profile.roads
-    features = gmap.features(frm, to)
+    features = gmap.features(frm, to) - bridged
     on_side = [name for name in roads if name in features]
-    bridged: set[str] = set(on_side)
+    crossed_by_road: set[str] = set(on_side)
     for name in on_side:
-        bridged.update(roads[name].bridges)
+        crossed_by_road.update(roads[name].bridges)
     used = tuple(name for name, road in roads.items() if _along(gmap, road, name, frm, to,
                                                                   features))
-    return Step(features - bridged, used, bool(on_side))
+    return Step(features - crossed_by_road, used, bool(on_side))
 
 
 def _along(gmap: GameMap, road: RoadRule, name: str, frm: Hex, to: Hex,
@@ -60,28 +63,64 @@ def _along(gmap: GameMap, road: RoadRule, name: str, frm: Hex, to: Hex,
     return gmap.is_feature_hex(frm, name) and gmap.is_feature_hex(to, name)
 
 
-def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex) -> float | Verdict:
+def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
+              bridged: frozenset[str] = frozenset()) -> float | Verdict:
     """MP for a unit of ``unit_class`` to step from ``frm`` into the adjacent ``to``, or the
-    refusal (prohibited terrain or hexside, a road-only terrain entered off the road).
+    refusal (prohibited terrain or hexside, a road-only terrain entered off the road);
+    ``bridged`` hexside features cost nothing (a bridge a system's rule assumes).
 
     The cost depends only on the hexside, the terrains of ``to`` and which hexes are road
     hexes, so it is remembered per such combination (a map has few); a refusal leaves
     ``at`` for the caller to fill in.
     """
     gmap = engine.situation.map
+    along_hexes = roads_along_hexes(engine)
     road_hexes = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
-                       for r, road in engine.profile.roads.items() if road.along == "hexes")
-    key = ("step_cost", unit_class, gmap.features(frm, to), gmap.tags(to), road_hexes)
+                       for r in along_hexes) if along_hexes else ()
+    features = gmap.features(frm, to)
+    if features and _assumed_bridges(engine):
+        bridged = bridged | _bridged_here(engine, frm, to, features)
+    key = ("step_cost", unit_class, features, gmap.tags(to), road_hexes, bridged)
     known = engine.memo.get(key)
     if known is None:
-        known = engine.memo[key] = _step_cost(engine, unit_class, frm, to)
+        known = engine.memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
     assert isinstance(known, float | Verdict)
     return known
 
 
-def _step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex) -> float | Verdict:
+def _assumed_bridges(engine: Engine) -> dict[str, AssumedBridge]:
+    """The hexside features a bridge is assumed over between some terrains (000 §10.1)."""
+    known = engine.memo.get(("assumed_bridges",))
+    if known is None:
+        known = engine.memo[("assumed_bridges",)] = {
+            name: rule.bridged_between for name, rule in engine.profile.hexsides.items()
+            if rule.bridged_between is not None}
+    return known  # type: ignore[return-value]
+
+
+def _bridged_here(engine: Engine, frm: Hex, to: Hex, features: frozenset[str]
+                  ) -> frozenset[str]:
+    """000 §10.1 Important: the features of this hexside a bridge is assumed over."""
+    gmap = engine.situation.map
+    return frozenset(name for name, rule in _assumed_bridges(engine).items()
+                     if name in features and any(gmap.has(frm, t) and gmap.has(to, t)
+                                                 for t in rule.between))
+
+
+def roads_along_hexes(engine: Engine) -> tuple[str, ...]:
+    """The roads whose rate applies from a road hex into a road hex (001 §10.1)."""
+    known = engine.memo.get(("roads_along_hexes",))
+    if known is None:
+        known = engine.memo[("roads_along_hexes",)] = tuple(
+            r for r, road in engine.profile.roads.items() if road.along == "hexes")
+    assert isinstance(known, tuple)
+    return known
+
+
+def _step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
+               bridged: frozenset[str]) -> float | Verdict:
     sit, profile = engine.situation, engine.profile
-    step = road_steps(engine, frm, to)
+    step = road_steps(engine, frm, to, bridged)
     refused = _prohibited_hexside(engine, step.features, unit_class)
     if refused is not None:
         return refused
@@ -105,7 +144,20 @@ def _step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex) -> float | Ve
             return hex_cost
         base = _at_least(engine, tags, unit_class, hex_cost, road=False)
     side = _hexside_cost(engine, step.features, unit_class)
+    if bridged and not step.road_hexside:
+        side += _assumed_bridge_cost(engine, bridged, unit_class)
     return float(base + side)
+
+
+def _assumed_bridge_cost(engine: Engine, bridged: frozenset[str], unit_class: str) -> float:
+    """What crossing an assumed bridge costs: the feature it is crossed as."""
+    total = 0.0
+    for name in sorted(bridged):
+        rule = _assumed_bridges(engine).get(name)
+        if rule is None:
+            continue
+        total += _hexside_cost(engine, frozenset({rule.crossed_as}), unit_class)
+    return total
 
 
 def _rate(engine: Engine, roads: list[str], unit_class: str) -> float:
@@ -198,6 +250,20 @@ def _prohibited_hexside(engine: Engine, features: frozenset[str], unit_class: st
                            None, f"the {feature} hexside is prohibited to"
                            f" {unit_class or 'these'} units")
     return None
+
+
+def prohibited_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
+    """The hexes whose terrain the chart prohibits to ``unit_class`` (across a bare hexside
+    only these stop a step, :func:`prohibiting`)."""
+    key = ("prohibited_hexes", unit_class)
+    known = engine.memo.get(key)
+    if known is None:
+        chart, gmap = engine.situation.chart, engine.situation.map
+        known = engine.memo[key] = frozenset(
+            h for h in engine.grid.adjacency
+            if any(chart.hex_cost(t, unit_class) == "P" for t in gmap.tags(h)))
+    assert isinstance(known, frozenset)
+    return known
 
 
 def prohibiting(engine: Engine, frm: Hex, to: Hex, unit_class: str) -> Verdict | None:

@@ -82,11 +82,14 @@ def same_rule(expected: str, actual: str | None) -> bool:
     True
     >>> same_rule("5.2", "000 §5.2e, §8.3"), same_rule("8.3", "000 §5.2e, §8.3")
     (True, True)
+    >>> same_rule("Overrun Attacks", "002 §Overrun Attacks: Blocks, wrecks, and mines")
+    True
     """
     if actual is None:
         return False
     want = _norm(expected)
-    for part in re.split(r",\s*§?", _norm(actual)):
+    text = actual.split("§", 1)[1] if "§" in actual else actual
+    for part in re.split(r",\s*§", " ".join(text.strip().split()).casefold()):
         part = part.strip()
         if want == part:
             return True

@@ -18,7 +18,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import EzocToEzoc, ZocEnter, ZocLeave
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.terrain import prohibiting
+from pipeline.rules.terrain import prohibited_hexes, prohibiting
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
@@ -37,13 +37,32 @@ class ZocEffects:
 
 
 def exerts_zoc(engine: Engine, unit: Unit) -> bool:
-    """Whether ``unit`` exerts a ZOC (``zoc.exerted``, ``exerted_by``, ``not_exerted_by``)."""
+    """Whether ``unit`` exerts a ZOC (``zoc.exerted``, ``exerted_by``, ``not_exerted_by``,
+    and ``suspended`` this turn, 003 §7.8)."""
     zoc = engine.profile.zoc
     if not zoc.exerted:
         return False
     if zoc.exerted_by and any_holds(engine, zoc.exerted_by, unit) is None:
         return False
-    return any_holds(engine, zoc.not_exerted_by, unit) is None
+    if any_holds(engine, zoc.not_exerted_by, unit) is not None:
+        return False
+    return not _suspended(engine, unit)
+
+
+def _suspended(engine: Engine, unit: Unit) -> bool:
+    """003 §7.8 (``zoc.suspended``): on its turns such a unit exerts no ZOC, nor (with
+    ``adjacent_enemies``) does an enemy unit next to it."""
+    sit = engine.situation
+    for rule in engine.profile.zoc.suspended:
+        if sit.turn not in rule.turns:
+            continue
+        if selects(engine, rule, unit):
+            return True
+        if rule.adjacent_enemies and unit.hex is not None and any(
+                other.side != unit.side and selects(engine, rule, other)
+                for n in engine.grid.neighbours(unit.hex) for other in sit.units_in(n)):
+            return True
+    return False
 
 
 def zoc_reaches(engine: Engine, unit: Unit, into: Hex) -> bool:
@@ -52,14 +71,28 @@ def zoc_reaches(engine: Engine, unit: Unit, into: Hex) -> bool:
     assert unit.hex is not None
     reach = engine.profile.zoc.reach
     gmap = engine.situation.map
-    if reach.blocked_by_hexsides and any(
-            f in reach.blocked_by_hexsides for f in gmap.features(unit.hex, into)):
+    features = gmap.features(unit.hex, into)
+    if features and reach.blocked_by_hexsides and not features.isdisjoint(
+            reach.blocked_by_hexsides):
         return False
-    if reach.not_into_terrain and any(t in reach.not_into_terrain for t in gmap.tags(into)):
+    if reach.not_into_terrain and _proof(engine, gmap.tags(into)):
         return False
     if reach.not_across_prohibited:
-        return prohibiting(engine, unit.hex, into, moving_class(engine, unit)) is None
+        unit_class = moving_class(engine, unit)
+        if not features:
+            return into not in prohibited_hexes(engine, unit_class)
+        return prohibiting(engine, unit.hex, into, unit_class) is None
     return True
+
+
+def _proof(engine: Engine, tags: tuple[str, ...]) -> bool:
+    """Whether a hex of these terrains is one a ZOC does not enter (remembered per mix)."""
+    key = ("zoc_proof", tags)
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = any(
+            t in engine.profile.zoc.reach.not_into_terrain for t in tags)
+    return bool(known)
 
 
 def zoc_effects(engine: Engine, unit_class: str) -> ZocEffects:

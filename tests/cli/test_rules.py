@@ -60,8 +60,8 @@ def test_check_move_illegal_step_exits_1_and_names_rule(game):
     code, out, _ = run("rules", "check-move", game, "-p", pos, "-u", "916/352",
                        "--path", "2218,2318,2418")
     assert code == 1
-    assert out.strip() == ("illegal at 2418: leg unit entered an enemy ZOC and must stop"
-                           " (000 §6.1)")
+    assert out.strip() == ("illegal at 2418: 916/352 entered the ZOC of 2 Rgr in 2318 and must"
+                           " stop (000 §6.1)")
 
 
 def test_unknown_unit_is_one_line_and_exit_2(game):
@@ -78,7 +78,7 @@ def test_stacking_and_supply_report_every_unit(game):
     code, out, _ = run("rules", "supply", game, "-p", pos, "--json")
     doc = json.loads(out)
     assert code == 0 and doc["2 Rgr"]["in_supply"] is True
-    assert doc["2 Rgr"]["rule"] == "000 §12.0"
+    assert doc["2 Rgr"]["rule"] == "000 §12.0 Exception"
 
 
 def test_los_on_a_game_without_los_rules_is_bad_input(game):

@@ -187,7 +187,10 @@ def test_a_rule_naming_an_undeclared_feature_is_located(game):
 
 
 def test_vocabulary_nobody_uses_is_only_a_warning(game):
-    rewrite(game / "rules.json", lambda d: d["hexsides"].pop("bridge"))
+    def drop(d):
+        d["hexsides"].pop("bridge")
+        d["hexsides"]["river"].pop("bridged_between")  # it is crossed as a bridge
+    rewrite(game / "rules.json", drop)
     game_result = check_game_dir(game)[-1]
     assert game_result.warnings == (
         f"{game / 'rules.json'}: hexside feature 'bridge' of {game / 'map.json'}'s vocabulary has"

@@ -1,8 +1,8 @@
-"""The numbers a table can say come from the game's rules profile (rules.json).
+"""The numbers and lists a table can say come from the game's rules profile (rules.json).
 
-A scenario case has no profile and is answered with the published numbers the
-systems were written from; a game folder's profile supplies them instead, so a
-builder who edits one (a variant, an erratum) changes the engine's answers.
+No system holds a published number: a scenario case without a profile of its own is
+answered with the one its system registers (the seed folder's rules.json), and a
+builder who edits a profile (a variant, an erratum) changes the engine's answers.
 """
 
 from __future__ import annotations
@@ -41,10 +41,13 @@ def _with_profile(case: Case, edit: Any = None) -> Case:
 
 
 @pytest.mark.parametrize("system", sorted(FOLDERS))
-def test_every_case_passes_with_its_game_profile(system):
+def test_a_case_without_a_profile_is_answered_with_the_seed_folders(system):
     """The seed profiles hold the published numbers: every scenario case of the system,
-    derived from the rulebook, still passes when the numbers come from the profile."""
-    failed = [c.id for c in _cases(system) if not run_case(_with_profile(c)).passed]
+    derived from the rulebook, is answered with maps/<game>/rules.json and passes."""
+    cases = _cases(system)
+    assert {c.situation.profile.file for c in cases} == {
+        str(ROOT / "maps" / FOLDERS[system] / "rules.json")}
+    failed = [c.id for c in cases if not run_case(_with_profile(c)).passed]
     assert failed == []
 
 
@@ -85,7 +88,7 @@ def test_supply_length_from_the_profile_003_10_3_1():
     assert traced, "the case traces at least one line"
     for uid in traced:
         assert not shorter[uid].in_supply
-        assert shorter[uid].rule == "003 §10.3.1" and "more than 0" in shorter[uid].reason
+        assert shorter[uid].rule == "003 §10.3.1" and "longer than 0" in shorter[uid].reason
 
 
 def test_disengagement_cost_from_the_profile_003_5_6_1():
@@ -104,7 +107,8 @@ def test_a_null_number_is_named_not_guessed():
     case = next(c for c in _cases("tactical") if c.query["kind"] == "stacking_ok")
     edited = _with_profile(case, _edit("stacking.limit", None))
     h = case.situation.map.grid.hex(case.query["hex"])
-    with pytest.raises(RulesError, match=r"stacking\.limit null.*fill in stacking\.limit"):
+    with pytest.raises(RulesError, match=r"rules\.json: stacking\.limit: .* not given \(null\);"
+                       r" fill in stacking\.limit"):
         Engine(edited.situation).stacking(h)
 
 

@@ -126,3 +126,34 @@ def test_a_misregistered_class_is_refused(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(site))
     with pytest.raises(RulesError, match="registered for bad_rules.Bad, whose id is 'other'"):
         registry()
+
+
+@pytest.mark.parametrize("name", sorted(n for n in registry() if n != "generic"))
+def test_a_system_overrides_only_the_kernel_hooks_it_declares(name):
+    """Each seed system keeps only its true procedures, declared with their sections: every
+    kernel method it redefines is in ``overrides``, every declared one is redefined, and its
+    docstring says the rule in words."""
+    spec = spec_for(name)
+    cls = spec.factory
+    redefined = {n for n, v in vars(cls).items() if callable(v) and not n.startswith("_")
+                 and hasattr(Kernel, n)}
+    assert redefined == set(spec.overrides), name
+    for hook, section in spec.overrides.items():
+        doc = " ".join((getattr(cls, hook).__doc__ or "").split())
+        # A numbered section is cited as such; a heading's paragraph is quoted.
+        quoted = section.split(": ", 1)[1] if ": " in section else f"§{section}"
+        assert quoted in doc, (hook, quoted)
+
+
+def test_no_seed_system_holds_a_published_number():
+    """ARCHITECTURE.md: the rules package holds no published number; a system's code names
+    sections, never the numbers of a table (those are the profiles')."""
+    import ast
+    import inspect
+
+    for name in sorted(n for n in registry() if n != "generic"):
+        tree = ast.parse(inspect.getsource(inspect.getmodule(spec_for(name).factory)))
+        numbers = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+                   and isinstance(node.value, int | float) and not isinstance(node.value, bool)
+                   and node.value not in (0, 1)]
+        assert numbers == [], (name, numbers)
