@@ -13,6 +13,7 @@ from typing import Any
 from pipeline.errors import DataError, GridError, did_you_mean
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
 from pipeline.model import RulesProfile, load_rules, rules_from_data
+from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.registry import reference_profile, registry
 from pipeline.rules.situation import (
     Chart,
@@ -154,7 +155,9 @@ def case_profile(data: dict[str, Any], where: str = "case", file: str | None = N
         return reference
     if isinstance(raw, str):
         base = Path(file).parent if file else Path.cwd()
-        return load_rules(base / raw)
+        loaded = load_rules(base / raw)
+        check_profile_keys(loaded)
+        return loaded
     if not isinstance(raw, dict):
         raise DataError(file, f"{where}.profile", "a case's profile is a rules document (an"
                         " object) or the path of a rules.json")
@@ -166,6 +169,10 @@ def case_profile(data: dict[str, Any], where: str = "case", file: str | None = N
     if profile.system != data.get("system"):
         raise DataError(file, f"{where}.profile.system", f"the case's system is"
                         f" {data.get('system')!r}, its profile's {profile.system!r}")
+    try:
+        check_profile_keys(profile)
+    except DataError as exc:
+        raise DataError(file, f"{where}.profile.{exc.path}", exc.message) from None
     return profile
 
 

@@ -25,6 +25,7 @@ from pipeline.model import (
     load_units,
 )
 from pipeline.rules.errors import RulesError
+from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.situation import (
     Chart,
     GameMap,
@@ -54,8 +55,10 @@ def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situa
         units_path = other / "units.csv" if other is not None else units_path
     manifest = load_units(units_path) if units_path.is_file() else None
     pos = load_position(position) if position is not None else None
-    return situation_from_game(load_map(folder / "map.json"), load_rules(folder / "rules.json"),
-                               pos, manifest, str(position) if position else None)
+    rules = load_rules(folder / "rules.json")
+    check_profile_keys(rules)
+    return situation_from_game(load_map(folder / "map.json"), rules, pos, manifest,
+                               str(position) if position else None)
 
 
 def situation_from_game(map_data: MapData, rules: RulesProfile, position: Position | None,
