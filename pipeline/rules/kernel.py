@@ -120,7 +120,7 @@ class Kernel(System):
         # The last question's mover, step table and remembered hexes: the search asks for
         # them at every step (an instance serves one engine).
         self._last: tuple[Engine, tuple[str, ...], Mover, dict[Hex, Steps],
-                          frozenset[Hex]] | None = None
+                          frozenset[Hex], frozenset[Hex]] | None = None
     #: Memory words about the hex the mover stands in: dropped by each step.
     HERE: ClassVar[frozenset[str]] = frozenset({IN_EZOC})
 
@@ -136,13 +136,32 @@ class Kernel(System):
             known = engine.movers[query.ids] = self._mover(engine, query)
         mover = cast(Mover, known)
         self._last = (engine, query.ids, mover, self._step_table(engine, query, mover),
-                      self.remembered_hexes(engine))
+                      self._remembered(engine), self._crowded(engine))
         return mover
+
+    def _remembered(self, engine: Engine) -> frozenset[Hex]:
+        known = engine.memo.get(("kernel_remembered",))
+        if known is None:
+            known = engine.memo[("kernel_remembered",)] = self.remembered_hexes(engine)
+        return cast(frozenset[Hex], known)
 
     def remembered_hexes(self, engine: Engine) -> frozenset[Hex]:
         """Hexes whose leaving is remembered, so a step out of one goes through :meth:`enter`:
         those of a ``stacking.hex_limits`` entry with ``once_left`` (000 §11.2.1)."""
         return frozenset(once_left_hexes(engine))
+
+    @staticmethod
+    def _crowded(engine: Engine) -> frozenset[Hex]:
+        """Hexes where a lone mover's stacking needs a look: those holding units, or
+        markers when some markers count (``stacking.markers``)."""
+        known = engine.memo.get(("kernel_crowded",))
+        if known is None:
+            sit = engine.situation
+            hexes = set(sit.occupants)
+            if engine.profile.stacking.markers:
+                hexes.update(m.hex for m in sit.markers if m.hex is not None)
+            known = engine.memo[("kernel_crowded",)] = frozenset(hexes)
+        return cast(frozenset[Hex], known)
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
         unit = query.unit
@@ -499,10 +518,12 @@ class Kernel(System):
         phase move, a move limited in hexes and a step out of an EZOC that costs or that
         must be remembered go through :meth:`enter`. One table per kind of mover, filled in
         hex by hex as the searches ask."""
-        mover = self.mover(engine, query)
         last = self._last
-        assert last is not None
-        table, remembered = last[3], last[4]
+        if last is None or last[0] is not engine or last[1] is not query.ids:
+            self.mover(engine, query)
+            last = self._last
+            assert last is not None
+        mover, table, remembered = last[2], last[3], last[4]
         if (mover.all_special or (mover.first_special and move.steps == 0)
                 or (mover.leave_special and IN_EZOC in move.memory)
                 or (remembered and move.hex in remembered)):
@@ -522,19 +543,25 @@ class Kernel(System):
         # whether it is a road hex: the bare costs are kept per that too.
         along = roads_along_hexes(engine)
         origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
-        bare = self._bare_costs(engine, mover.unit_class, origin)
+        unit_class = mover.unit_class
+        bare = self._bare_costs(engine, unit_class, origin)
+        barred, ezoc, stops = mover.barred, mover.ezoc, mover.stops
+        # The terrain's cost itself, unless a system prices steps its own way.
+        own = type(self).step_cost is not Kernel.step_cost
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
         for n in engine.grid.adjacency[here]:
-            if n in mover.barred or n in mover.ezoc or n in mover.stops:
+            if n in barred or n in ezoc or n in stops:
                 special.append(n)
                 continue
             if not features(here, n):
                 cost = bare.get(n)
                 if cost is None:
-                    cost = bare[n] = self.step_cost(engine, mover.unit_class, here, n)
+                    cost = bare[n] = (self.step_cost(engine, unit_class, here, n) if own
+                                      else step_cost(engine, unit_class, here, n))
             else:
-                cost = self.step_cost(engine, mover.unit_class, here, n)
+                cost = (self.step_cost(engine, unit_class, here, n) if own
+                        else step_cost(engine, unit_class, here, n))
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
@@ -572,14 +599,18 @@ class Kernel(System):
         """Stacking where the move ends, with the friendly units already there (the same
         answer for every way of getting there: remembered per hex and mover); a unit that
         left a hex it may not stack again after (000 §11.2.1) may not end stacked."""
-        sit = engine.situation
         if move.memory:
             refused = self._left_and_stacked(engine, query, move)
             if refused is not None:
                 return refused
-        if len(query.movers) == 1 and move.hex not in sit.occupants and not (
-                engine.profile.stacking.markers and sit.markers_in(move.hex)):
+        last = self._last
+        if last is None or last[0] is not engine or last[1] is not query.ids:
+            self.mover(engine, query)
+            last = self._last
+            assert last is not None
+        if len(query.movers) == 1 and move.hex not in last[5]:
             return None  # one unit alone in a hex stacks legally in every game
+        sit = engine.situation
         key = ("kernel_end", move.hex, query.ids)
         if key in engine.memo:
             return cast(Verdict | None, engine.memo[key])

@@ -147,11 +147,10 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     system, start_hex = engine.system, query.unit.hex
     assert start_hex is not None
     first = system.start(engine, query)
-    refused: dict[Hex, Verdict] = {}
     if isinstance(first, Verdict):
-        for n in engine.grid.neighbours(start_hex):
-            refused[n] = first
-        return Reach(start_hex, {}, {}, refused)
+        return Reach(start_hex, {}, {}, {n: first for n in engine.grid.neighbours(start_hex)})
+    # A refusal for want of MP is named only if the hex is not reached another way.
+    refused: dict[Hex, Verdict | tuple[Move, float]] = {}
     settled = _search(engine, query, first, refused)
     best: dict[Hex, Move] = {}
     end = system.end
@@ -170,9 +169,14 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     for h in best:
         refused.pop(h, None)
     refused.pop(start_hex, None)
-    # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
-    named = {h: v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
-             for h, v in refused.items()}
+    over_budget = system.over_budget
+    named: dict[Hex, Verdict] = {}
+    for h, v in refused.items():
+        if type(v) is tuple:
+            v = over_budget(engine, query, v[0], h, v[1])
+        assert isinstance(v, Verdict)
+        # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
+        named[h] = v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
     return Reach(start_hex, costs, best, named)
 
 
@@ -182,7 +186,7 @@ def _better(a: Move, b: Move) -> bool:
 
 
 def _search(engine: Engine, query: MoveQuery, first: Move,
-            refused: dict[Hex, Verdict]) -> list[Move]:
+            refused: dict[Hex, Verdict | tuple[Move, float]]) -> list[Move]:
     # The hot loop of every movement question: locals, plain steps relaxed
     # without building a state unless they improve on the best known one.
     counter = itertools.count()
@@ -192,7 +196,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
     best: dict[Hex | tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
     system = engine.system
-    steps, enter, over_budget = system.steps, system.enter, system.over_budget
+    steps, enter = system.steps, system.enter
     carried = system.carried
     push, pop = heapq.heappush, heapq.heappop
     inf = float("inf")
@@ -211,10 +215,15 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             total = spent + cost
             if total > ma:
                 if n not in refused:
-                    refused[n] = over_budget(engine, query, move, n, cost)
+                    refused[n] = (move, cost)  # named by over_budget if never reached
                 continue
             # Move.key(), inlined
-            key = (n, carry, False, one_hex) if one_hex or carry else n
+            if one_hex or carry:
+                key = (n, carry, False, one_hex)
+                if carry and not one_hex and best.get(n, inf) <= total:
+                    continue  # reached for no more with nothing remembered: as good or better
+            else:
+                key = n
             if total < best.get(key, inf):
                 best[key] = total
                 push(heap, (total, next(counter), key,

@@ -28,6 +28,9 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
+# A stacking value: a whole number of units or points, or a share such as 1/3.
+Number = Fraction | int
+
 __all__ = ["counted_markers", "once_left_hexes", "stacking_verdict"]
 
 
@@ -50,8 +53,12 @@ def once_left_hexes(engine: Engine) -> dict[Hex, int]:
         for i, special in enumerate(engine.profile.stacking.hex_limits):
             if special.once_left is None:
                 continue
-            for h in engine.grid.adjacency:
-                if _in_hex_limit(engine, special, h) and h not in found:
+            sit = engine.situation
+            # A marker's hexes are few: look there first, not over the whole map.
+            candidates = ([m.hex for m in sit.markers if m.type == special.marker]
+                          if special.marker is not None else list(engine.grid.adjacency))
+            for h in candidates:
+                if h is not None and h not in found and _in_hex_limit(engine, special, h):
                     found[h] = i
         known = engine.memo[("once_left_hexes",)] = found
     return known  # type: ignore[return-value]
@@ -82,10 +89,11 @@ def _once_left(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
 def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     """Whether ``units`` (and the counted markers of ``h``) may stand together in ``h``."""
     rules, name = engine.profile.stacking, engine.name(h)
-    if len({u.side for u in units}) > 1:
+    side = units[0].side if units else None
+    if any(u.side != side for u in units):
         return Verdict(False, engine.cite(engine.profile.movement.enemy_hexes.cite), name,
                        "units of both sides in one hex")
-    markers = counted_markers(engine, h)
+    markers = counted_markers(engine, h) if rules.markers else {}
     if len(units) <= 1 and not markers:
         return Verdict(True, None, name, "one unit" if units else "empty")
     if rules.hex_limits:
@@ -105,14 +113,17 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
         if len(units) <= most:
             return Verdict(True, None, name, reason)
         return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
-    refused = _limits_by_unit(engine, h, units) or _mixing(engine, h, units) or _markers(
-        engine, h, markers)
+    facts = [_facts(engine, u) for u in units]
+    refused = _limits_by_unit(engine, name, units, facts) or _mixing(
+        engine, name, units, facts)
+    if refused is None and (markers or rules.exclusive_markers):
+        refused = _markers(engine, h, markers)
     if refused is not None:
         return refused
-    total, extra, extra_rule = _value(engine, units)
-    total += sum(_fraction(rules.markers[t].value) * n
-                 for t, n in markers.items())
-    limit, limit_cite = _limit(engine, h, units)
+    total, extra, extra_rule = _value(engine, units, facts)
+    for t, n in markers.items():
+        total += _fraction(rules.markers[t].value) * n
+    limit, limit_cite = _limit(engine, h, facts)
     what = "points" if rules.counts == "points" else "units"
     reason = f"{_number(total)} {what} in a hex that holds {_number(limit)}"
     if total <= limit:
@@ -121,7 +132,7 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
 
 
-def _limit(engine: Engine, h: Hex, units: Sequence[Unit]) -> tuple[Fraction, str | None]:
+def _limit(engine: Engine, h: Hex, facts: Sequence[_Facts]) -> tuple[Number, str | None]:
     """The hex's limit and its rule: ``hex_limits`` first, raised by ``raises_limit``."""
     rules, sit = engine.profile.stacking, engine.situation
     if rules.limit is None:
@@ -136,47 +147,44 @@ def _limit(engine: Engine, h: Hex, units: Sequence[Unit]) -> tuple[Fraction, str
             continue
         limit, cite = _fraction(special.limit), engine.cite(special.cite)
         break
-    entries = rules.units
-    raised = [_fraction(entries[i].raises_limit or 0) for i in _kinds(engine).raising
-              if any(_entries(engine, u)[i] for u in units)]
-    return limit + max(raised, default=Fraction(0)), cite
+    return limit + max((f.raises for f in facts), default=0), cite
 
 
-def _limits_by_unit(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
+def _limits_by_unit(engine: Engine, name: str, units: Sequence[Unit], facts: Sequence[_Facts]
+                    ) -> Verdict | None:
     """``max_count`` and ``max_stack`` of ``stacking.units`` (001 §6.3, 003 §15.3.2)."""
     kinds = _kinds(engine)
     if not kinds.limiting:
         return None
-    name = engine.name(h)
     entries = engine.profile.stacking.units
     # A stack's size counts every unit but those that never count (value 0, 001 §11.1.1).
-    counted = [u for u in units if not any(_entries(engine, u)[i] for i in kinds.never)]
+    counted = sum(1 for f in facts if not f.never)
     for i in kinds.limiting:
         entry = entries[i]
-        matching = [u for u in units if _entries(engine, u)[i]]
+        matching = [u for u, f in zip(units, facts, strict=True) if f.entries[i]]
         if not matching:
             continue
         ids = ", ".join(u.id for u in matching)
         if entry.max_count is not None and len(matching) > entry.max_count:
             return Verdict(False, engine.cite(entry.cite), name,
                            f"{len(matching)} such units ({ids}), at most {entry.max_count}")
-        if entry.max_stack is not None and len(counted) > entry.max_stack:
+        if entry.max_stack is not None and counted > entry.max_stack:
             return Verdict(False, engine.cite(entry.cite), name,
                            f"{ids} may stand in a stack of at most {entry.max_stack}:"
-                           f" {len(counted)} units here")
+                           f" {counted} units here")
     return None
 
 
-def _mixing(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
+def _mixing(engine: Engine, name: str, units: Sequence[Unit], facts: Sequence[_Facts]
+            ) -> Verdict | None:
     rule = engine.profile.stacking.no_mixing
     if rule is None:
         return None
-    groups = {i for u in units for i, group in enumerate(rule.groups)
-              if u.get("nationality") in group}
+    groups = {i for f in facts for i in f.groups}
     if len(groups) <= 1:
         return None
     nations = sorted({str(u.get("nationality")) for u in units if u.get("nationality")})
-    return Verdict(False, engine.cite(rule.cite), engine.name(h),
+    return Verdict(False, engine.cite(rule.cite), name,
                    f"units of {', '.join(nations)} may not stack together")
 
 
@@ -195,8 +203,16 @@ def _markers(engine: Engine, h: Hex, markers: dict[str, int]) -> Verdict | None:
     return None
 
 
-def _value(engine: Engine, units: Sequence[Unit]) -> tuple[Fraction, Fraction, str | None]:
+def _value(engine: Engine, units: Sequence[Unit], facts: Sequence[_Facts]
+           ) -> tuple[Number, Number, str | None]:
     """The stack's value, the part counted beyond free allowances, and their rule."""
+    if all(f.fixed is not None for f in facts):
+        # No free allowance to share out: each unit counts what it always counts.
+        total: Number = 0
+        for f in facts:
+            assert f.fixed is not None
+            total += f.fixed
+        return total, 0, None
     used: dict[int, int] = {}
     total = extra = Fraction(0)
     extra_rule: str | None = None
@@ -210,7 +226,7 @@ def _value(engine: Engine, units: Sequence[Unit]) -> tuple[Fraction, Fraction, s
 
 
 def _value_of(engine: Engine, unit: Unit, units: Sequence[Unit], used: dict[int, int]
-              ) -> tuple[Fraction, StackingUnit | None]:
+              ) -> tuple[Number, StackingUnit | None]:
     """What one unit counts, and the free allowance it is beyond (``used`` counts the
     free places taken so far, by entry)."""
     rules = engine.profile.stacking
@@ -226,20 +242,63 @@ def _value_of(engine: Engine, unit: Unit, units: Sequence[Unit], used: dict[int,
                 for other in units)
             if with_ok and used.get(i, 0) < entry.free:
                 used[i] = used.get(i, 0) + 1
-                return Fraction(0), None
+                return 0, None
             if entry.value is None:
                 continue  # not free here: it counts as its other entries say
             return _fraction(entry.value), entry
         assert entry.value is not None
         return _fraction(entry.value), None
+    return _base_value(engine, unit), None
+
+
+def _base_value(engine: Engine, unit: Unit) -> Number:
+    """What a unit no ``stacking.units`` entry values counts: one, or its size's points."""
+    rules = engine.profile.stacking
     if rules.counts == "units":
-        return Fraction(1), None
+        return 1
     size = unit.get("size")
     if size not in rules.points:
         file = engine.profile.file or "the rules profile"
         raise RulesError(f"{file}: stacking.points: unit {unit.id} is of size {size!r}, which"
                          f" has no stacking points (sizes given: {', '.join(rules.points)})")
-    return _fraction(rules.points[size]), None
+    return _fraction(rules.points[size])
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What stacking needs of one unit, worked out once per engine."""
+
+    entries: tuple[bool, ...]    # which stacking.units entries name it
+    never: bool                  # it never counts (value 0, no free allowance)
+    groups: frozenset[int]       # its no_mixing groups
+    raises: Number               # how much it raises the hex's limit
+    fixed: Number | None         # what it counts, when no free allowance can apply
+
+
+def _facts(engine: Engine, unit: Unit) -> _Facts:
+    key = ("stacking_facts", unit.id)
+    known = engine.memo.get(key)
+    if known is None:
+        rules, kinds = engine.profile.stacking, _kinds(engine)
+        entries = _entries(engine, unit)
+        mixing = rules.no_mixing
+        groups = frozenset(i for i, group in enumerate(mixing.groups)
+                           if unit.get("nationality") in group) if mixing else frozenset()
+        raises = max((_fraction(rules.units[i].raises_limit or 0) for i in kinds.raising
+                      if entries[i]), default=0)
+        fixed: Number | None = None
+        for i, entry in enumerate(rules.units):
+            if entries[i] and entry.free is not None:
+                break  # a free allowance: what it counts depends on the others
+            if entries[i] and entry.value is not None:
+                fixed = _fraction(entry.value)
+                break
+        else:
+            if rules.counts == "units" or unit.get("size") in rules.points:
+                fixed = _base_value(engine, unit)  # else refused if ever counted
+        known = engine.memo[key] = _Facts(entries, any(entries[i] for i in kinds.never),
+                                          groups, raises, fixed)
+    return known  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -274,10 +333,13 @@ def _entries(engine: Engine, unit: Unit) -> tuple[bool, ...]:
 
 
 @functools.lru_cache(maxsize=256)
-def _fraction(x: float) -> Fraction:
+def _fraction(x: float) -> Number:
     # Profiles hold 1/3 as 0.3333333333333333: the fraction meant, so three make one.
+    # Whole values stay ints: most stacks add up whole units, and ints add fast.
+    if float(x).is_integer():
+        return int(x)
     return Fraction(x).limit_denominator(100)
 
 
-def _number(x: Fraction) -> str:
+def _number(x: Number) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"

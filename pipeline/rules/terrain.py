@@ -73,19 +73,37 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
     hexes, so it is remembered per such combination (a map has few); a refusal leaves
     ``at`` for the caller to fill in.
     """
-    gmap = engine.situation.map
-    along_hexes = roads_along_hexes(engine)
+    context = _context(engine)
+    gmap, along_hexes, memo = context.map, context.along_hexes, context.memo
     road_hexes = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
                        for r in along_hexes) if along_hexes else ()
     features = gmap.features(frm, to)
-    if features and _assumed_bridges(engine):
+    if features and context.bridges:
         bridged = bridged | _bridged_here(engine, frm, to, features)
-    key = ("step_cost", unit_class, features, gmap.tags(to), road_hexes, bridged)
-    known = engine.memo.get(key)
+    key = (unit_class, features, gmap.tags(to), road_hexes, bridged)
+    known = memo.get(key)
     if known is None:
-        known = engine.memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
-    assert isinstance(known, float | Verdict)
+        known = memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
     return known
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every step cost asks of the engine, looked up once per engine."""
+
+    map: GameMap
+    along_hexes: tuple[str, ...]    # roads from road hex to road hex (001 §10.1)
+    bridges: bool                   # some hexside feature has an assumed bridge (000 §10.1)
+    memo: dict[tuple[object, ...], float | Verdict]
+
+
+def _context(engine: Engine) -> _Context:
+    known = engine.memo.get(("step_context",))
+    if known is None:
+        known = engine.memo[("step_context",)] = _Context(
+            engine.situation.map, roads_along_hexes(engine), bool(_assumed_bridges(engine)),
+            {})
+    return known  # type: ignore[return-value]
 
 
 def _assumed_bridges(engine: Engine) -> dict[str, AssumedBridge]:

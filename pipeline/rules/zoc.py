@@ -70,6 +70,8 @@ def zoc_reaches(engine: Engine, unit: Unit, into: Hex) -> bool:
     (``zoc.reach``)."""
     assert unit.hex is not None
     reach = engine.profile.zoc.reach
+    if not (reach.blocked_by_hexsides or reach.not_into_terrain or reach.not_across_prohibited):
+        return True  # the six adjacent hexes, whatever lies between
     gmap = engine.situation.map
     features = gmap.features(unit.hex, into)
     if features and reach.blocked_by_hexsides and not features.isdisjoint(

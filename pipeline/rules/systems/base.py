@@ -106,7 +106,11 @@ class System:
         return table
 
     def carried(self, memory: frozenset[str]) -> frozenset[str]:
-        """What a plain step keeps of the mover's memory (default: all of it)."""
+        """What a plain step keeps of the mover's memory (default: all of it).
+
+        What a plain step carries may only restrict the mover (a hex it may not re-enter,
+        a stack it may not join): the search drops such a state where the same hex is
+        reached for no more MP with nothing remembered."""
         return memory
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
