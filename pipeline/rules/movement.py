@@ -218,6 +218,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
                     refused[n] = (move, cost)  # named by over_budget if never reached
                 continue
             # Move.key(), inlined
+            key: Hex | tuple[Any, ...]
             if one_hex or carry:
                 key = (n, carry, False, one_hex)
                 if carry and not one_hex and best.get(n, inf) <= total:
