@@ -73,21 +73,25 @@ class Engine:
 
     def zone_of_control(self, unit: Unit) -> list[Hex]:
         """The hexes a unit's ZOC extends into (none when it exerts none)."""
-        if unit.hex is None or not self.system.exerts_zoc(self, unit):
-            return []
-        return [n for n in self.grid.neighbours(unit.hex)
-                if self.system.zoc_reaches(self, unit, n)]
+        return self.system.zone_of_control(self, unit)
 
     def enemy_zoc(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
         """Hexes in the ZOC of units not of ``side``, with the units exerting it."""
-        if side not in self._zoc:
+        known = self._zoc.get(side)
+        if known is None:
             found: dict[Hex, list[Unit]] = {}
+            zone = self.system.zone_of_control
             for unit in self.situation.units:
-                if unit.side != side:
-                    for h in self.zone_of_control(unit):
-                        found.setdefault(h, []).append(unit)
-            self._zoc[side] = {h: tuple(us) for h, us in found.items()}
-        return self._zoc[side]
+                if unit.side == side:
+                    continue
+                for h in zone(self, unit):
+                    here = found.get(h)
+                    if here is None:
+                        found[h] = [unit]
+                    else:
+                        here.append(unit)
+            known = self._zoc[side] = {h: tuple(us) for h, us in found.items()}
+        return known
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
         """Whether a hex is in an enemy ZOC for ``side``."""

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
@@ -44,7 +46,7 @@ from pipeline.rules.errors import RulesError
 from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
-from pipeline.rules.terrain import roads_along_hexes, prohibiting, step_cost
+from pipeline.rules.terrain import prohibited_hexes, prohibiting, roads_along_hexes, step_cost
 from pipeline.rules.verdict import SupplyAnswer, Verdict
 from pipeline.rules.zoc import (
     ZocEffects,
@@ -109,6 +111,18 @@ class Mover:
     leave_special: bool             # a step out of an EZOC costs or is remembered
 
 
+@dataclass
+class _Table:
+    """The plain steps of one kind of mover, filled in hex by hex, and what filling them in
+    needs, looked up once."""
+
+    steps: dict[Hex, Steps]
+    special: frozenset[Hex]          # hexes every step into goes through enter
+    along: tuple[str, ...]           # roads from road hex to road hex (001 §10.1)
+    bare: dict[tuple[bool, ...], dict[Hex, float | Verdict]]  # per road-hex origin
+    own_costs: bool                  # the system prices steps its own way (step_cost)
+
+
 class Kernel(System):
     """The shared kernel: every rule of the game's profile, no procedure of its own."""
 
@@ -119,7 +133,7 @@ class Kernel(System):
     def __init__(self) -> None:
         # The last question's mover, step table and remembered hexes: the search asks for
         # them at every step (an instance serves one engine).
-        self._last: tuple[Engine, tuple[str, ...], Mover, dict[Hex, Steps],
+        self._last: tuple[Engine, tuple[str, ...], Mover, _Table,
                           frozenset[Hex], frozenset[Hex]] | None = None
     #: Memory words about the hex the mover stands in: dropped by each step.
     HERE: ClassVar[frozenset[str]] = frozenset({IN_EZOC})
@@ -523,17 +537,17 @@ class Kernel(System):
             self.mover(engine, query)
             last = self._last
             assert last is not None
-        mover, table, remembered = last[2], last[3], last[4]
+        mover, kind, remembered = last[2], last[3], last[4]
         if (mover.all_special or (mover.first_special and move.steps == 0)
                 or (mover.leave_special and IN_EZOC in move.memory)
                 or (remembered and move.hex in remembered)):
             return (), engine.grid.adjacency[move.hex]
-        known = table.get(move.hex)
+        known = kind.steps.get(move.hex)
         if known is None:
-            known = table[move.hex] = self._split(engine, mover, move.hex)
+            known = kind.steps[move.hex] = self._split(engine, kind, mover.unit_class, move.hex)
         return known
 
-    def _split(self, engine: Engine, mover: Mover, here: Hex) -> Steps:
+    def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says. A step across a bare
         hexside costs what entering the hex costs, whatever the hex left but for whether
         it is a road hex: remembered per hex entered."""
@@ -541,44 +555,43 @@ class Kernel(System):
         features = gmap.features
         # Roads from road hex to road hex (001 §10.1) make the hex left matter only by
         # whether it is a road hex: the bare costs are kept per that too.
-        along = roads_along_hexes(engine)
+        along = kind.along
         origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
-        unit_class = mover.unit_class
-        bare = self._bare_costs(engine, unit_class, origin)
-        barred, ezoc, stops = mover.barred, mover.ezoc, mover.stops
+        bare = kind.bare.get(origin)
+        if bare is None:
+            bare = kind.bare[origin] = cast(dict[Hex, float | Verdict], engine.memo.setdefault(
+                ("kernel_bare", unit_class, origin), {}))
+        special_hexes = kind.special
         # The terrain's cost itself, unless a system prices steps its own way.
-        own = type(self).step_cost is not Kernel.step_cost
+        cost_of: Callable[[str, Hex, Hex], float | Verdict] = (
+            partial(self.step_cost, engine) if kind.own_costs else partial(step_cost, engine))
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
         for n in engine.grid.adjacency[here]:
-            if n in barred or n in ezoc or n in stops:
+            if n in special_hexes:
                 special.append(n)
                 continue
             if not features(here, n):
                 cost = bare.get(n)
                 if cost is None:
-                    cost = bare[n] = (self.step_cost(engine, unit_class, here, n) if own
-                                      else step_cost(engine, unit_class, here, n))
+                    cost = bare[n] = cost_of(unit_class, here, n)
             else:
-                cost = (self.step_cost(engine, unit_class, here, n) if own
-                        else step_cost(engine, unit_class, here, n))
+                cost = cost_of(unit_class, here, n)
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
                 plain.append((n, cost))  # type: ignore[arg-type]
         return tuple(plain), tuple(special)
 
-    @staticmethod
-    def _bare_costs(engine: Engine, unit_class: str, origin: tuple[bool, ...]
-                    ) -> dict[Hex, float | Verdict]:
-        """The cost of entering each hex across a bare hexside, filled in as asked."""
-        table = engine.memo.setdefault(("kernel_bare", unit_class, origin), {})
-        return cast(dict[Hex, float | Verdict], table)
-
-    def _step_table(self, engine: Engine, query: MoveQuery, mover: Mover) -> dict[Hex, Steps]:
+    def _step_table(self, engine: Engine, query: MoveQuery, mover: Mover) -> _Table:
         """The plain-step table of this mover: shared by every mover of the same kind (side,
         class, the hexes it may not enter, that are in an EZOC for it or stop it)."""
-        return self.step_table(engine, mover.kind)
+        known = engine.memo.get(mover.kind)
+        if known is None:
+            known = engine.memo[mover.kind] = _Table(
+                {}, frozenset(mover.barred).union(mover.ezoc, mover.stops),
+                roads_along_hexes(engine), {}, type(self).step_cost is not Kernel.step_cost)
+        return cast(_Table, known)
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
@@ -677,6 +690,24 @@ class Kernel(System):
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """``zoc.reach``: blocking hexsides, terrain it does not enter, prohibited terrain."""
         return zoc_reaches(engine, unit, into)
+
+    def zone_of_control(self, engine: Engine, unit: Unit) -> list[Hex]:
+        """The neighbours of an exerting unit its ZOC reaches: all six where ``zoc.reach``
+        says nothing (every fresh engine works this out for every unit)."""
+        if unit.hex is None or not self.exerts_zoc(engine, unit):
+            return []
+        here, reach = unit.hex, engine.profile.zoc.reach
+        around = engine.grid.neighbours(here)
+        if type(self).zoc_reaches is not Kernel.zoc_reaches or reach.not_into_terrain:
+            return [n for n in around if self.zoc_reaches(engine, unit, n)]
+        if not (reach.blocked_by_hexsides or reach.not_across_prohibited):
+            return around
+        # Across a bare hexside only prohibited terrain stops it: those hexes, once.
+        banned = prohibited_hexes(engine, moving_class(engine, unit)) \
+            if reach.not_across_prohibited else frozenset()
+        features = engine.situation.map.features
+        return [n for n in around if (zoc_reaches(engine, unit, n) if features(here, n)
+                                      else n not in banned)]
 
     # -- stacking and supply --------------------------------------------------------------
 

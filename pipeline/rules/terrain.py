@@ -25,8 +25,8 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Step", "prohibited_hexes", "prohibiting", "road_steps", "roads_along_hexes",
-           "step_cost"]
+__all__ = ["Step", "prohibited_hexes", "prohibiting", "road_hexes", "road_steps",
+           "roads_along_hexes", "step_cost"]
 
 _ABSENT = object()
 
@@ -75,12 +75,12 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
     """
     context = _context(engine)
     gmap, along_hexes, memo = context.map, context.along_hexes, context.memo
-    road_hexes = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
-                       for r in along_hexes) if along_hexes else ()
+    both = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
+                 for r in along_hexes) if along_hexes else ()
     features = gmap.features(frm, to)
     if features and context.bridges:
         bridged = bridged | _bridged_here(engine, frm, to, features)
-    key = (unit_class, features, gmap.tags(to), road_hexes, bridged)
+    key = (unit_class, features, gmap.tags(to), both, bridged)
     known = memo.get(key)
     if known is None:
         known = memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
@@ -123,6 +123,16 @@ def _bridged_here(engine: Engine, frm: Hex, to: Hex, features: frozenset[str]
     return frozenset(name for name, rule in _assumed_bridges(engine).items()
                      if name in features and any(gmap.has(frm, t) and gmap.has(to, t)
                                                  for t in rule.between))
+
+
+def road_hexes(engine: Engine, frm: Hex, to: Hex) -> tuple[bool, ...]:
+    """For each road running from road hex to road hex (001 §10.1), whether both ``frm``
+    and ``to`` are its road hexes: what, beside the hexside and terrain, a step's cost
+    depends on."""
+    context = _context(engine)
+    gmap = context.map
+    return tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
+                 for r in context.along_hexes) if context.along_hexes else ()
 
 
 def roads_along_hexes(engine: Engine) -> tuple[str, ...]:
@@ -277,9 +287,10 @@ def prohibited_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     known = engine.memo.get(key)
     if known is None:
         chart, gmap = engine.situation.chart, engine.situation.map
+        banned = {t for t in chart.hex if chart.hex_cost(t, unit_class) == "P"}
         known = engine.memo[key] = frozenset(
-            h for h in engine.grid.adjacency
-            if any(chart.hex_cost(t, unit_class) == "P" for t in gmap.tags(h)))
+            h for h in engine.grid.adjacency if not banned.isdisjoint(gmap.tags(h))
+        ) if banned else frozenset()
     assert isinstance(known, frozenset)
     return known
 
@@ -292,8 +303,9 @@ def prohibiting(engine: Engine, frm: Hex, to: Hex, unit_class: str) -> Verdict |
     line, 001 §7.2) are answered while the map's chart is still being filled in. A road
     move passes prohibited hex terrain; only hexside features it does not bridge stop it.
     """
-    key = ("prohibiting", unit_class, engine.situation.map.features(frm, to),
-           engine.situation.map.tags(to))
+    gmap = engine.situation.map
+    key = ("prohibiting", unit_class, gmap.features(frm, to), gmap.tags(to),
+           road_hexes(engine, frm, to))
     known = engine.memo.get(key, _ABSENT)
     if known is _ABSENT:
         known = engine.memo[key] = _prohibiting(engine, frm, to, unit_class)

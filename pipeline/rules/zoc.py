@@ -18,7 +18,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import EzocToEzoc, ZocEnter, ZocLeave
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.terrain import prohibited_hexes, prohibiting
+from pipeline.rules.terrain import prohibited_hexes, prohibiting, road_hexes
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
@@ -74,13 +74,30 @@ def zoc_reaches(engine: Engine, unit: Unit, into: Hex) -> bool:
         return True  # the six adjacent hexes, whatever lies between
     gmap = engine.situation.map
     features = gmap.features(unit.hex, into)
+    if not features and not reach.not_into_terrain:
+        # Across a bare hexside only prohibited terrain stops it.
+        return not reach.not_across_prohibited or into not in prohibited_hexes(
+            engine, moving_class(engine, unit))
+    # The answer depends on the hexside, the terrain entered and the unit's class only.
+    unit_class = moving_class(engine, unit) if reach.not_across_prohibited else ""
+    key = ("zoc_reaches", unit_class, features, gmap.tags(into),
+           road_hexes(engine, unit.hex, into) if features else ())
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = _reaches(engine, unit, into, unit_class, features)
+    return bool(known)
+
+
+def _reaches(engine: Engine, unit: Unit, into: Hex, unit_class: str,
+             features: frozenset[str]) -> bool:
+    assert unit.hex is not None
+    reach, gmap = engine.profile.zoc.reach, engine.situation.map
     if features and reach.blocked_by_hexsides and not features.isdisjoint(
             reach.blocked_by_hexsides):
         return False
     if reach.not_into_terrain and _proof(engine, gmap.tags(into)):
         return False
     if reach.not_across_prohibited:
-        unit_class = moving_class(engine, unit)
         if not features:
             return into not in prohibited_hexes(engine, unit_class)
         return prohibiting(engine, unit.hex, into, unit_class) is None

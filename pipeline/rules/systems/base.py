@@ -133,6 +133,14 @@ class System:
         """Whether a unit's ZOC extends from its hex into the adjacent ``into``."""
         return True
 
+    def zone_of_control(self, engine: Engine, unit: Unit) -> list[Hex]:
+        """The hexes ``unit``'s ZOC extends into: none unless it exerts one
+        (:meth:`exerts_zoc`), else the neighbours it reaches (:meth:`zoc_reaches`)."""
+        if unit.hex is None or not self.exerts_zoc(engine, unit):
+            return []
+        return [n for n in engine.grid.neighbours(unit.hex)
+                if self.zoc_reaches(engine, unit, n)]
+
     # -- other questions -----------------------------------------------------------
 
     def supply(self, engine: Engine, units: list[Unit]) -> dict[str, SupplyAnswer]:
