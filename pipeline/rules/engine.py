@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pipeline.errors import DataError
 
@@ -43,6 +43,10 @@ class Engine:
         # them up at every step).
         self.movers: dict[tuple[str, ...], object] = {}
         self._cites: dict[str, str] = {}
+        # The profile's unit selectors compiled to tests, with their answers by unit id,
+        # by the selector's id (pipeline.rules.select).
+        self.selectors: dict[int, tuple[object, Callable[[Unit, str], bool],
+                                        dict[str, bool]]] = {}
 
     @property
     def profile(self) -> RulesProfile:

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import partial
-from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
@@ -46,7 +44,13 @@ from pipeline.rules.errors import RulesError
 from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
-from pipeline.rules.terrain import prohibited_hexes, prohibiting, roads_along_hexes, step_cost
+from pipeline.rules.terrain import (
+    StepCosts,
+    prohibited_hexes,
+    prohibiting,
+    roads_along_hexes,
+    step_cost,
+)
 from pipeline.rules.verdict import SupplyAnswer, Verdict
 from pipeline.rules.zoc import (
     ZocEffects,
@@ -563,20 +567,23 @@ class Kernel(System):
                 ("kernel_bare", unit_class, origin), {}))
         special_hexes = kind.special
         # The terrain's cost itself, unless a system prices steps its own way.
-        cost_of: Callable[[str, Hex, Hex], float | Verdict] = (
-            partial(self.step_cost, engine) if kind.own_costs else partial(step_cost, engine))
+        own = self.step_cost if kind.own_costs else None
+        cost_of = StepCosts.of(engine).cost
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
         for n in engine.grid.adjacency[here]:
             if n in special_hexes:
                 special.append(n)
                 continue
-            if not features(here, n):
+            crossed = features(here, n)
+            if not crossed:
                 cost = bare.get(n)
                 if cost is None:
-                    cost = bare[n] = cost_of(unit_class, here, n)
+                    cost = bare[n] = (own(engine, unit_class, here, n) if own is not None
+                                      else cost_of(unit_class, here, n, crossed))
             else:
-                cost = cost_of(unit_class, here, n)
+                cost = (own(engine, unit_class, here, n) if own is not None
+                        else cost_of(unit_class, here, n, crossed))
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
@@ -599,7 +606,8 @@ class Kernel(System):
         a phase's, a modifier's: :meth:`~pipeline.rules.allowance.Allowance.taken_by`)."""
         allowance = self.mover(engine, query).allowance
         need = move.spent + cost
-        key = ("kernel_short", need, cost, move.ma, query.ids)
+        # The refusal reads only the numbers and the allowance's rules: movers alike share it.
+        key = ("kernel_short", need, cost, move.ma, allowance.chain)
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = Verdict(

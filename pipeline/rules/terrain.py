@@ -25,7 +25,7 @@ from pipeline.rules.verdict import Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Step", "prohibited_hexes", "prohibiting", "road_hexes", "road_steps",
+__all__ = ["Step", "StepCosts", "prohibited_hexes", "prohibiting", "road_hexes", "road_steps",
            "roads_along_hexes", "step_cost"]
 
 _ABSENT = object()
@@ -73,37 +73,58 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
     hexes, so it is remembered per such combination (a map has few); a refusal leaves
     ``at`` for the caller to fill in.
     """
-    context = _context(engine)
-    gmap, along_hexes, memo = context.map, context.along_hexes, context.memo
-    both = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
-                 for r in along_hexes) if along_hexes else ()
-    features = gmap.features(frm, to)
-    if features and context.bridges:
-        bridged = bridged | _bridged_here(engine, frm, to, features)
-    key = (unit_class, features, gmap.tags(to), both, bridged)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
-    return known
+    costs = StepCosts.of(engine)
+    return costs.cost(unit_class, frm, to, costs.map.features(frm, to), bridged)
 
 
-@dataclass(frozen=True)
-class _Context:
-    """What every step cost asks of the engine, looked up once per engine."""
+class StepCosts:
+    """:func:`step_cost` for one engine, with what every step asks looked up once: the
+    movement search's hot loop holds one and passes the hexside's features it has.
 
-    map: GameMap
-    along_hexes: tuple[str, ...]    # roads from road hex to road hex (001 §10.1)
-    bridges: bool                   # some hexside feature has an assumed bridge (000 §10.1)
-    memo: dict[tuple[object, ...], float | Verdict]
+    >>> from pipeline.rules.cases import case_from_data
+    >>> from pipeline.rules.engine import Engine
+    >>> profile = {"kind": "rules", "game": "g", "source": "RULES.md",
+    ...     "unit_classes": ["foot"], "dice": "1d6", "stacking": {"limit": 1},
+    ...     "terrain": {"clear": {"move": 1, "note": "n"}, "woods": {"move": 2, "note": "n"}}}
+    >>> case = case_from_data({"system": "generic", "profile": profile,
+    ...     "map": {"cols": 3, "rows": 3, "terrain": {"0203": ["woods"]}}, "units": [],
+    ...     "state": {"active_side": "allied", "turn": 1}, "query": {}, "expect": {}})
+    >>> engine = Engine(case.situation)
+    >>> a, b = engine.grid.hex("0202"), engine.grid.hex("0203")
+    >>> StepCosts.of(engine).cost("foot", a, b, frozenset())
+    2.0
+    """
 
+    __slots__ = ("_engine", "along_hexes", "bridges", "map", "_memo")
 
-def _context(engine: Engine) -> _Context:
-    known = engine.memo.get(("step_context",))
-    if known is None:
-        known = engine.memo[("step_context",)] = _Context(
-            engine.situation.map, roads_along_hexes(engine), bool(_assumed_bridges(engine)),
-            {})
-    return known  # type: ignore[return-value]
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.map = engine.situation.map
+        self.along_hexes = roads_along_hexes(engine)
+        self.bridges = bool(_assumed_bridges(engine))
+        self._memo: dict[tuple[object, ...], float | Verdict] = {}
+
+    @staticmethod
+    def of(engine: Engine) -> StepCosts:
+        """The engine's step costs (one per engine)."""
+        known = engine.memo.get(("step_costs",))
+        if known is None:
+            known = engine.memo[("step_costs",)] = StepCosts(engine)
+        return known  # type: ignore[return-value]
+
+    def cost(self, unit_class: str, frm: Hex, to: Hex, features: frozenset[str],
+             bridged: frozenset[str] = frozenset()) -> float | Verdict:
+        """:func:`step_cost`, given the features of the hexside between."""
+        gmap, along = self.map, self.along_hexes
+        both = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
+                     for r in along) if along else ()
+        if features and self.bridges:
+            bridged = bridged | _bridged_here(self._engine, frm, to, features)
+        key = (unit_class, features, gmap.tags(to), both, bridged)
+        known = self._memo.get(key)
+        if known is None:
+            known = self._memo[key] = _step_cost(self._engine, unit_class, frm, to, bridged)
+        return known
 
 
 def _assumed_bridges(engine: Engine) -> dict[str, AssumedBridge]:
@@ -129,10 +150,10 @@ def road_hexes(engine: Engine, frm: Hex, to: Hex) -> tuple[bool, ...]:
     """For each road running from road hex to road hex (001 §10.1), whether both ``frm``
     and ``to`` are its road hexes: what, beside the hexside and terrain, a step's cost
     depends on."""
-    context = _context(engine)
-    gmap = context.map
+    costs = StepCosts.of(engine)
+    gmap = costs.map
     return tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
-                 for r in context.along_hexes) if context.along_hexes else ()
+                 for r in costs.along_hexes) if costs.along_hexes else ()
 
 
 def roads_along_hexes(engine: Engine) -> tuple[str, ...]:

@@ -44,9 +44,9 @@ def exerts_zoc(engine: Engine, unit: Unit) -> bool:
         return False
     if zoc.exerted_by and any_holds(engine, zoc.exerted_by, unit) is None:
         return False
-    if any_holds(engine, zoc.not_exerted_by, unit) is not None:
+    if zoc.not_exerted_by and any_holds(engine, zoc.not_exerted_by, unit) is not None:
         return False
-    return not _suspended(engine, unit)
+    return not zoc.suspended or not _suspended(engine, unit)
 
 
 def _suspended(engine: Engine, unit: Unit) -> bool:
