@@ -42,6 +42,9 @@ class Engine:
         # The system's rules for each question's movers, by their ids (the searches look
         # them up at every step).
         self.movers: dict[tuple[str, ...], object] = {}
+        # What the system keeps of the question being answered (the kernel: its mover and
+        # step table), here rather than on the system so neither holds the other.
+        self.asking: object = None
         self._cites: dict[str, str] = {}
         # The profile's unit selectors compiled to tests, with their answers by unit id,
         # by the selector's id (pipeline.rules.select).

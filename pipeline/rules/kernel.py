@@ -31,7 +31,7 @@ where the move ends (and on the way unless ``stacking.pass_through``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
@@ -113,6 +113,8 @@ class Mover:
     first_special: bool             # its first step may use the one-hex allowance
     all_special: bool               # every step goes through enter (hop, hexes limit...)
     leave_special: bool             # a step out of an EZOC costs or is remembered
+    # Where its move may end, filled in as asked (every way there gives one answer).
+    ends: dict[Hex, Verdict | None] = field(default_factory=dict, compare=False)
 
 
 @dataclass
@@ -127,6 +129,10 @@ class _Table:
     own_costs: bool                  # the system prices steps its own way (step_cost)
 
 
+# A question's movers' ids, its Mover, step table, remembered and crowded hexes.
+_Asking = tuple[tuple[str, ...], Mover, _Table, frozenset[Hex], frozenset[Hex]]
+
+
 class Kernel(System):
     """The shared kernel: every rule of the game's profile, no procedure of its own."""
 
@@ -134,11 +140,6 @@ class Kernel(System):
     title: ClassVar[str] = "the rules kernel alone, driven by the game's profile"
     reads: ClassVar[frozenset[str]] = KERNEL_READS
 
-    def __init__(self) -> None:
-        # The last question's mover, step table and remembered hexes: the search asks for
-        # them at every step (an instance serves one engine).
-        self._last: tuple[Engine, tuple[str, ...], Mover, _Table,
-                          frozenset[Hex], frozenset[Hex]] | None = None
     #: Memory words about the hex the mover stands in: dropped by each step.
     HERE: ClassVar[frozenset[str]] = frozenset({IN_EZOC})
 
@@ -146,22 +147,29 @@ class Kernel(System):
 
     def mover(self, engine: Engine, query: MoveQuery) -> Mover:
         """The mover's rules for this question (remembered per engine)."""
-        last = self._last
-        if last is not None and last[0] is engine and last[1] is query.ids:
-            return last[2]
+        return self._asking(engine, query)[1]
+
+    def _asking(self, engine: Engine, query: MoveQuery) -> _Asking:
+        # The question's mover, step table and the hexes it looks out for, kept on the
+        # engine (the search asks for them at every step; kept here, the system would hold
+        # its engine in a reference cycle, and every engine's tables would wait for the
+        # garbage collector). No typing.cast on this path: it is a call at every step.
+        last: _Asking | None = engine.asking  # type: ignore[assignment]
+        if last is not None and last[0] is query.ids:
+            return last
         known = engine.movers.get(query.ids)
         if known is None:
             known = engine.movers[query.ids] = self._mover(engine, query)
         mover = cast(Mover, known)
-        self._last = (engine, query.ids, mover, self._step_table(engine, query, mover),
-                      self._remembered(engine), self._crowded(engine))
-        return mover
+        last = engine.asking = (query.ids, mover, self._step_table(engine, query, mover),
+                                self._remembered(engine), self._crowded(engine))
+        return last
 
     def _remembered(self, engine: Engine) -> frozenset[Hex]:
         known = engine.memo.get(("kernel_remembered",))
         if known is None:
             known = engine.memo[("kernel_remembered",)] = self.remembered_hexes(engine)
-        return cast(frozenset[Hex], known)
+        return cast("frozenset[Hex]", known)
 
     def remembered_hexes(self, engine: Engine) -> frozenset[Hex]:
         """Hexes whose leaving is remembered, so a step out of one goes through :meth:`enter`:
@@ -179,7 +187,7 @@ class Kernel(System):
             if engine.profile.stacking.markers:
                 hexes.update(m.hex for m in sit.markers if m.hex is not None)
             known = engine.memo[("kernel_crowded",)] = frozenset(hexes)
-        return cast(frozenset[Hex], known)
+        return cast("frozenset[Hex]", known)
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
         unit = query.unit
@@ -241,7 +249,7 @@ class Kernel(System):
                         for e in enemies)):
                     found[h] = refusal
             known = engine.memo[key] = found
-        return cast(dict[Hex, Verdict], known)
+        return cast("dict[Hex, Verdict]", known)
 
     @staticmethod
     def _ezoc_hexes(engine: Engine, side: str) -> frozenset[Hex]:
@@ -249,7 +257,7 @@ class Kernel(System):
         known = engine.memo.get(key)
         if known is None:
             known = engine.memo[key] = frozenset(engine.enemy_zoc(side))
-        return cast(frozenset[Hex], known)
+        return cast("frozenset[Hex]", known)
 
     def stopping(self, engine: Engine, unit: Unit
                  ) -> tuple[dict[Hex, Verdict], tuple[object, ...]]:
@@ -276,7 +284,7 @@ class Kernel(System):
                     found.setdefault(h, Verdict(False, engine.cite(rule.cite), engine.name(h),
                                                 f"the move must stop on entering {engine.name(h)}"))
             known = engine.memo[key] = found
-        return cast(dict[Hex, Verdict], known), signature
+        return cast("dict[Hex, Verdict]", known), signature
 
     @staticmethod
     def _terrain_hexes(engine: Engine, terrain: tuple[str, ...]) -> frozenset[Hex]:
@@ -291,7 +299,7 @@ class Kernel(System):
                      if any(t in tags for t in terrain)}
             known = engine.memo[key] = frozenset(
                 h for h in engine.grid.adjacency if gmap.tags(h) in mixes)
-        return cast(frozenset[Hex], known)
+        return cast("frozenset[Hex]", known)
 
     # -- movement hooks ----------------------------------------------------------------
 
@@ -536,12 +544,10 @@ class Kernel(System):
         phase move, a move limited in hexes and a step out of an EZOC that costs or that
         must be remembered go through :meth:`enter`. One table per kind of mover, filled in
         hex by hex as the searches ask."""
-        last = self._last
-        if last is None or last[0] is not engine or last[1] is not query.ids:
-            self.mover(engine, query)
-            last = self._last
-            assert last is not None
-        mover, kind, remembered = last[2], last[3], last[4]
+        last: _Asking | None = engine.asking  # type: ignore[assignment]
+        if last is None or last[0] is not query.ids:
+            last = self._asking(engine, query)
+        mover, kind, remembered = last[1], last[2], last[3]
         if (mover.all_special or (mover.first_special and move.steps == 0)
                 or (mover.leave_special and IN_EZOC in move.memory)
                 or (remembered and move.hex in remembered)):
@@ -563,7 +569,7 @@ class Kernel(System):
         origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
         bare = kind.bare.get(origin)
         if bare is None:
-            bare = kind.bare[origin] = cast(dict[Hex, float | Verdict], engine.memo.setdefault(
+            bare = kind.bare[origin] = cast("dict[Hex, float | Verdict]", engine.memo.setdefault(
                 ("kernel_bare", unit_class, origin), {}))
         special_hexes = kind.special
         # The terrain's cost itself, unless a system prices steps its own way.
@@ -580,10 +586,10 @@ class Kernel(System):
                 cost = bare.get(n)
                 if cost is None:
                     cost = bare[n] = (own(engine, unit_class, here, n) if own is not None
-                                      else cost_of(unit_class, here, n, crossed))
+                                      else cost_of(engine, unit_class, here, n, crossed))
             else:
                 cost = (own(engine, unit_class, here, n) if own is not None
-                        else cost_of(unit_class, here, n, crossed))
+                        else cost_of(engine, unit_class, here, n, crossed))
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
@@ -624,17 +630,15 @@ class Kernel(System):
             refused = self._left_and_stacked(engine, query, move)
             if refused is not None:
                 return refused
-        last = self._last
-        if last is None or last[0] is not engine or last[1] is not query.ids:
-            self.mover(engine, query)
-            last = self._last
-            assert last is not None
-        if len(query.movers) == 1 and move.hex not in last[5]:
+        last: _Asking | None = engine.asking  # type: ignore[assignment]
+        if last is None or last[0] is not query.ids:
+            last = self._asking(engine, query)
+        if len(query.movers) == 1 and move.hex not in last[4]:
             return None  # one unit alone in a hex stacks legally in every game
+        ends = last[1].ends
+        if move.hex in ends:
+            return ends[move.hex]
         sit = engine.situation
-        key = ("kernel_end", move.hex, query.ids)
-        if key in engine.memo:
-            return cast(Verdict | None, engine.memo[key])
         ids = set(query.ids)
         others = tuple(u for u in sit.units_in(move.hex)
                        if u.id not in ids and u.side == query.unit.side)
@@ -642,7 +646,7 @@ class Kernel(System):
         if others or len(query.movers) > 1 or counted_markers(engine, move.hex):
             found = self.stacking(engine, move.hex, others + query.movers)
             verdict = None if found.legal else found
-        engine.memo[key] = verdict
+        ends[move.hex] = verdict
         return verdict
 
     @staticmethod

@@ -149,9 +149,11 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     first = system.start(engine, query)
     if isinstance(first, Verdict):
         return Reach(start_hex, {}, {}, {n: first for n in engine.grid.neighbours(start_hex)})
-    # A refusal for want of MP is named only if the hex is not reached another way.
-    refused: dict[Hex, Verdict | tuple[Move, float]] = {}
-    settled = _search(engine, query, first, refused)
+    # A refusal for want of MP is named only if the hex is not reached another way: the
+    # search keeps the move it was refused from (and the step's cost in ``short``).
+    refused: dict[Hex, Verdict | Move] = {}
+    short: dict[Hex, float] = {}
+    settled = _search(engine, query, first, refused, short)
     best: dict[Hex, Move] = {}
     end = system.end
     for move in settled:
@@ -172,8 +174,8 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     over_budget = system.over_budget
     named: dict[Hex, Verdict] = {}
     for h, v in refused.items():
-        if type(v) is tuple:
-            v = over_budget(engine, query, v[0], h, v[1])
+        if type(v) is Move:
+            v = over_budget(engine, query, v, h, short[h])
         assert isinstance(v, Verdict)
         # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
         named[h] = v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
@@ -186,7 +188,7 @@ def _better(a: Move, b: Move) -> bool:
 
 
 def _search(engine: Engine, query: MoveQuery, first: Move,
-            refused: dict[Hex, Verdict | tuple[Move, float]]) -> list[Move]:
+            refused: dict[Hex, Verdict | Move], short: dict[Hex, float]) -> list[Move]:
     # The hot loop of every movement question: locals, plain steps relaxed
     # without building a state unless they improve on the best known one.
     counter = itertools.count()
@@ -215,7 +217,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             total = spent + cost
             if total > ma:
                 if n not in refused:
-                    refused[n] = (move, cost)  # named by over_budget if never reached
+                    refused[n], short[n] = move, cost  # named by over_budget if never reached
                 continue
             # Move.key(), inlined
             key: Hex | tuple[Any, ...]
@@ -233,7 +235,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             nxt = enter(engine, query, move, n)
             if type(nxt) is not Move:
                 if n not in refused:
-                    refused[n] = nxt  # type: ignore[assignment]
+                    refused[n] = nxt
                 continue
             key = nxt.key()
             if nxt.spent < best.get(key, inf):

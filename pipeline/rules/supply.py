@@ -467,7 +467,7 @@ def _present(engine: Engine) -> frozenset[str]:
         found = {f for feats in gmap.hexsides.values() for f in feats}
         found |= {t for h in engine.grid.adjacency for t in gmap.tags(h)}
         known = engine.memo[("supply_present",)] = frozenset(found)
-    return cast(frozenset[str], known)
+    return cast("frozenset[str]", known)
 
 
 def _featured(engine: Engine) -> frozenset[Hex]:

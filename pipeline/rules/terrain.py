@@ -74,7 +74,7 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
     ``at`` for the caller to fill in.
     """
     costs = StepCosts.of(engine)
-    return costs.cost(unit_class, frm, to, costs.map.features(frm, to), bridged)
+    return costs.cost(engine, unit_class, frm, to, costs.map.features(frm, to), bridged)
 
 
 class StepCosts:
@@ -91,14 +91,14 @@ class StepCosts:
     ...     "state": {"active_side": "allied", "turn": 1}, "query": {}, "expect": {}})
     >>> engine = Engine(case.situation)
     >>> a, b = engine.grid.hex("0202"), engine.grid.hex("0203")
-    >>> StepCosts.of(engine).cost("foot", a, b, frozenset())
+    >>> StepCosts.of(engine).cost(engine, "foot", a, b, frozenset())
     2.0
     """
 
-    __slots__ = ("_engine", "along_hexes", "bridges", "map", "_memo")
+    __slots__ = ("along_hexes", "bridges", "map", "_memo")
 
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+        # No reference to the engine: it holds this object.
         self.map = engine.situation.map
         self.along_hexes = roads_along_hexes(engine)
         self.bridges = bool(_assumed_bridges(engine))
@@ -112,18 +112,19 @@ class StepCosts:
             known = engine.memo[("step_costs",)] = StepCosts(engine)
         return known  # type: ignore[return-value]
 
-    def cost(self, unit_class: str, frm: Hex, to: Hex, features: frozenset[str],
-             bridged: frozenset[str] = frozenset()) -> float | Verdict:
+    def cost(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
+             features: frozenset[str], bridged: frozenset[str] = frozenset()
+             ) -> float | Verdict:
         """:func:`step_cost`, given the features of the hexside between."""
         gmap, along = self.map, self.along_hexes
         both = tuple(gmap.is_feature_hex(frm, r) and gmap.is_feature_hex(to, r)
                      for r in along) if along else ()
         if features and self.bridges:
-            bridged = bridged | _bridged_here(self._engine, frm, to, features)
+            bridged = bridged | _bridged_here(engine, frm, to, features)
         key = (unit_class, features, gmap.tags(to), both, bridged)
         known = self._memo.get(key)
         if known is None:
-            known = self._memo[key] = _step_cost(self._engine, unit_class, frm, to, bridged)
+            known = self._memo[key] = _step_cost(engine, unit_class, frm, to, bridged)
         return known
 
 

@@ -8,6 +8,8 @@ decided it, never one of the seed rulebooks.
 from __future__ import annotations
 
 import copy
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -508,3 +510,26 @@ def test_answers_never_cite_a_seed_rulebook():
     _, refused = reach(data)
     assert refused and all(v.rule is None or v.rule.startswith("TEST §")
                            for v in refused.values())
+
+
+# -- memory ----------------------------------------------------------------------------------
+
+
+def test_an_engine_is_freed_without_the_garbage_collector():
+    # The kernel keeps a question's tables on the engine, never the engine on the system,
+    # so an engine that answered moves, stacking and supply holds no reference cycle.
+    data = case([foot("A", "0303"), foot("B", "0304"), foot("R", "0606", side="red")],
+                {"kind": "reachable", "unit": "A"}, markers=[{"type": "depot", "hex": "0101"}])
+    engine = Engine(case_from_data(data).situation)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        engine.reachable("A")
+        engine.reachable("B")
+        engine.supply(["A"])
+        gone = weakref.ref(engine)
+        del engine
+        assert gone() is None
+    finally:
+        if was:
+            gc.enable()
