@@ -92,8 +92,11 @@ def rules() -> None:
     """
 
 
-def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engine:
-    situation = load_game(game, position)
+def _engine(game: Path, position: Path | None, phase: str | None = None,
+            saved: Path | None = None) -> Engine:
+    # A saved game keeps a hex both sides hold (a combat not yet resolved, a piece
+    # dropped in the wrong hex): that hex is reported, every other question answered.
+    situation = load_game(game, position, "refuse" if saved is None else "report")
     if phase is not None:
         situation = dataclasses.replace(situation, state={**situation.state, "phase": phase})
     board = situation.state.get("board")
@@ -101,7 +104,14 @@ def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engi
         # On stderr: --json output on stdout stays one document.
         click.echo(f"answered on board {board} alone (the map data does not say how its"
                    " boards join)", err=True)
-    return Engine(situation)
+    engine = Engine(situation)
+    for h, units in situation.mixed_hexes.items():
+        v = engine.mixed_hex(units[0])
+        assert v is not None
+        click.echo(f"bocage: warning: {saved}: {v.reason}{_cite(v.rule)}: their questions"
+                   " are not answered; every other is, with the pieces where the save has"
+                   " them", err=True)
+    return engine
 
 
 def _cite(rule: str | None) -> str:
@@ -131,8 +141,14 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
     and the hexes refused next to them crossed.
     """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path, phase)
-    reach = engine.reachable(unit_id)
+        engine = _engine(game, position_path, phase, saved=vsav)
+    try:
+        reach = engine.reachable(unit_id)
+    except DataError as exc:
+        if vsav is None or exc.file is not None:
+            raise
+        # The unit is the save's (unknown there, or in a hex both sides hold).
+        raise DataError(str(vsav), exc.path, exc.message) from None
     if picture is not None:
         _save_picture(picture, moves_picture(load_map(game / "map.json"), engine.situation,
                                              reach, unit_id))
@@ -180,11 +196,14 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
            side: str | None, picture: Path | None, as_json: bool) -> None:
     """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
 
+    On a --vsav save, a unit sharing its hex with the enemy is NOT ANSWERED (its
+    "in_supply" is null in --json) and counts as a finding; the others are answered.
+
     With --picture, units are drawn over the map green (in supply, with the line they
     traced and its source ringed) or red (out of supply).
     """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path)
+        engine = _engine(game, position_path, saved=vsav)
     ids = [u.id for u in engine.situation.units
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
@@ -195,7 +214,8 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
         for i, a in answers.items():
-            state = "in supply" if a.in_supply else "OUT OF SUPPLY"
+            state = ("NOT ANSWERED" if a.in_supply is None
+                     else "in supply" if a.in_supply else "OUT OF SUPPLY")
             click.echo(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)
@@ -207,15 +227,22 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
 @json_option
 def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
              as_json: bool) -> None:
-    """Does every occupied hex respect the stacking limits? Exit 1 if not."""
+    """Does every occupied hex respect the stacking limits? Exit 1 if not.
+
+    On a --vsav save, a hex holding units of both sides is reported with them.
+    """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path)
+        engine = _engine(game, position_path, saved=vsav)
     verdicts = {engine.name(h): engine.stacking(h) for h in sorted(engine.situation.occupants)}
+    mixed = {engine.name(h) for h in engine.situation.mixed_hexes}
     if as_json:
         emit_json({h: v.to_dict() for h, v in verdicts.items()})
     else:
         for h, v in verdicts.items():
-            click.echo(f"{h}  {'ok' if v.legal else 'OVERSTACKED'}  {v.reason}"
+            state = "ok" if v.legal else "OVERSTACKED"
+            if h in mixed:
+                state = "BOTH SIDES"
+            click.echo(f"{h}  {state}  {v.reason}"
                        + _cite(v.rule))
     if not all(v.legal for v in verdicts.values()):
         raise SystemExit(1)

@@ -21,7 +21,7 @@ from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import MoveQuery, PathCheck, Reach, check_path, reachable
-from pipeline.rules.situation import Situation, Unit
+from pipeline.rules.situation import Situation, Unit, mixed_names
 from pipeline.rules.systems import system_for
 from pipeline.rules.systems.base import System
 from pipeline.rules.verdict import SupplyAnswer, Verdict
@@ -114,6 +114,10 @@ class Engine:
         for u in movers:
             if u.hex is None:
                 raise DataError(None, "query", f"unit '{u.id}' is not on the map")
+            mixed = self.mixed_hex(u)
+            if mixed is not None:
+                raise DataError(None, "query", f"unit '{u.id}': {mixed.reason}, so its move"
+                                f" is not answered{self._cited(mixed.rule)}")
             if math.isnan(u.ma):
                 raise RulesError(f"unit '{u.id}' has no movement allowance in its manifest "
                                  "(the rulebook does not give it): fill in 'movement'")
@@ -132,6 +136,13 @@ class Engine:
         """Supply status of the given units (default: all units), traced in one pass."""
         units = list(self.situation.units) if unit_ids is None else [
             self.situation.unit(i) for i in unit_ids]
+        unanswered = {u.id: self.mixed_hex(u) for u in units}
+        if any(unanswered.values()):
+            # A saved game's hex both sides hold: its units' supply is not answered, the
+            # others' are (with every piece where the save has it).
+            traced = self.supply([u.id for u in units if unanswered[u.id] is None])
+            return {u.id: traced[u.id] if (v := unanswered[u.id]) is None else SupplyAnswer(
+                None, v.rule, f"not answered: {v.reason}") for u in units}
         profile = self.situation.profile
         if not profile.supply.traced:
             # A game without supply rules (002): every unit is in supply, and says why.
@@ -141,9 +152,27 @@ class Engine:
             return {u.id: SupplyAnswer(True, None, why) for u in units}
         return self.system.supply(self, units)
 
+    def mixed_hex(self, unit: Unit) -> Verdict | None:
+        """Why a unit's questions are not answered: it stands in a hex with units of
+        another side (only a saved game keeps one: ``load_game(..., mixed="report")``),
+        citing the profile's ``movement.enemy_hexes``; ``None`` for every other unit."""
+        h = unit.hex
+        if h is None or h not in self.situation.mixed_hexes:
+            return None
+        return Verdict(False, self.cite(self.profile.movement.enemy_hexes.cite), self.name(h),
+                       f"hex {self.name(h)} holds units of both sides:"
+                       f" {mixed_names(self.situation.mixed_hexes[h])}")
+
+    @staticmethod
+    def _cited(rule: str | None) -> str:
+        return f" ({rule})" if rule else ""
+
     def stacking(self, h: Hex) -> Verdict:
         """Whether the units now in ``h`` may stack there."""
-        return self.system.stacking(self, h, self.situation.units_in(h))
+        here = self.situation.units_in(h)
+        if here and (mixed := self.mixed_hex(here[0])) is not None:
+            return mixed
+        return self.system.stacking(self, h, here)
 
     def placement(self, unit_id: str, h: Hex) -> Verdict:
         """Whether a reinforcement may be placed in ``h``."""

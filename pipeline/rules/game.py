@@ -30,6 +30,7 @@ from pipeline.rules.situation import (
     Chart,
     GameMap,
     Marker,
+    MixedHexes,
     Situation,
     Unit,
     refuse_mixed_hexes,
@@ -38,10 +39,20 @@ from pipeline.rules.situation import (
 __all__ = ["load_game", "situation_from_game"]
 
 
-def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situation:
+def load_game(game_dir: str | Path, position: str | Path | None = None,
+              mixed: MixedHexes = "refuse") -> Situation:
     """Load a game folder's map, rules profile and manifest, and a position.
 
-    Without a position the map is empty of units (useful for LOS questions).
+    Without a position the map is empty of units (useful for LOS questions). A hex
+    holding units of both sides refuses the position, or with ``mixed="report"`` (a
+    saved game) is kept and answered hex by hex (:attr:`Situation.mixed_hexes`).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
+    >>> load_game(demo).mixed_hexes
+    {}
     """
     folder = Path(game_dir)
     if not folder.is_dir():
@@ -58,12 +69,12 @@ def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situa
     rules = load_rules(folder / "rules.json")
     check_profile_keys(rules)
     return situation_from_game(load_map(folder / "map.json"), rules, pos, manifest,
-                               str(position) if position else None)
+                               str(position) if position else None, mixed)
 
 
 def situation_from_game(map_data: MapData, rules: RulesProfile, position: Position | None,
-                        manifest: UnitManifest | None, position_file: str | None = None
-                        ) -> Situation:
+                        manifest: UnitManifest | None, position_file: str | None = None,
+                        mixed: MixedHexes = "refuse") -> Situation:
     """Join the documents of a game into the engine's :class:`Situation`."""
     grids = map_data.grids()
     joined = map_data.joined_grid()
@@ -86,7 +97,8 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
     if len(grids) > 1 and board is not None:
         state["board"] = board
     situation = Situation(rules.system, gmap, chart, units, markers, state, rules)
-    refuse_mixed_hexes(situation, position_file, "units")
+    if mixed == "refuse":
+        refuse_mixed_hexes(situation, position_file, "units")
     return situation
 
 

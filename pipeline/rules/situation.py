@@ -11,14 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.errors import DataError
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 
-__all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit", "refuse_mixed_hexes"]
+__all__ = ["Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit", "mixed_names",
+           "refuse_mixed_hexes"]
+
+#: What a position loader does with a hex holding units of both sides: refuse the position
+#: (a typed position or a case: a typing error), or keep it and report that hex (a VASSAL
+#: saved game records pieces where players left them, e.g. in a combat not yet resolved).
+MixedHexes = Literal["refuse", "report"]
 
 Cost = float | str | None | dict[str, Any]
 _NONE: frozenset[str] = frozenset()
@@ -221,6 +227,12 @@ class Situation:
                 found.setdefault(u.hex, []).append(u)
         return {h: tuple(us) for h, us in found.items()}
 
+    @cached_property
+    def mixed_hexes(self) -> dict[Hex, tuple[Unit, ...]]:
+        """Hexes holding units of more than one side, with their units (only a saved game
+        read with ``mixed="report"`` keeps any: :func:`refuse_mixed_hexes`)."""
+        return {h: us for h, us in self.occupants.items() if len({u.side for u in us}) > 1}
+
     def units_in(self, h: Hex) -> tuple[Unit, ...]:
         """Units in a hex."""
         return self.occupants.get(h, ())
@@ -265,11 +277,16 @@ class Situation:
 def refuse_mixed_hexes(situation: Situation, file: str | None, where: str) -> None:
     """Refuse a position with units of both sides in one hex.
 
-    A unit may never end in a hex holding an enemy unit (000 §5.2d, 003 §5.2.2),
-    so such a position is a typing error, reported with its place.
+    No unit may stand in a hex holding an enemy unit (the profile's
+    ``movement.enemy_hexes``), so in a typed position such a hex is a typing error,
+    reported with its place. A saved game keeps them instead
+    (:attr:`Situation.mixed_hexes`, answered hex by hex).
     """
-    for h, units in situation.occupants.items():
-        if len({u.side for u in units}) > 1:
-            names = ", ".join(f"{u.id} ({u.side})" for u in units)
-            raise DataError(file, where,
-                            f"hex {situation.name(h)} holds units of both sides: {names}")
+    for h, units in situation.mixed_hexes.items():
+        raise DataError(file, where, f"hex {situation.name(h)} holds units of both sides:"
+                        f" {mixed_names(units)}")
+
+
+def mixed_names(units: tuple[Unit, ...]) -> str:
+    """The units of a hex both sides hold, as messages name them: ``"A (blue), R (red)"``."""
+    return ", ".join(f"{u.id} ({u.side})" for u in units)

@@ -22,7 +22,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import HexLimit, StackingUnit
 from pipeline.rules.errors import RulesError
 from pipeline.rules.select import selects
-from pipeline.rules.situation import Unit
+from pipeline.rules.situation import Unit, mixed_names
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     side = units[0].side if units else None
     if any(u.side != side for u in units):
         return Verdict(False, engine.cite(engine.profile.movement.enemy_hexes.cite), name,
-                       "units of both sides in one hex")
+                       f"units of both sides in one hex: {mixed_names(tuple(units))}")
     markers = counted_markers(engine, h) if rules.markers else {}
     if len(units) <= 1 and not markers:
         return Verdict(True, None, name, "one unit" if units else "empty")

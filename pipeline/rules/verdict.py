@@ -48,9 +48,15 @@ class Verdict:
 
 @dataclass(frozen=True)
 class SupplyAnswer:
-    """One unit's supply status and why."""
+    """One unit's supply status and why; ``in_supply`` is ``None`` when it is not answered
+    (the unit shares its hex with the enemy in a saved game: ``reason`` says so).
 
-    in_supply: bool
+    >>> SupplyAnswer(None, "TEST §3", "not answered: hex 0303 holds units of both sides"
+    ...              ).to_dict(str)["in_supply"] is None
+    True
+    """
+
+    in_supply: bool | None
     rule: str | None
     reason: str
     path: tuple[Any, ...] = ()
