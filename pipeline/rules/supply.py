@@ -179,8 +179,9 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
     if len(path) == 1:
         return SupplyAnswer(True, cite, f"on {what} ({name(at)})", path)
     if rules.length.max is not None:
-        unit = "MP" if rules.length.unit == "mp" else "hexes"
-        return SupplyAnswer(True, cite, f"{_number(lines.counted(at))} {unit} counted to {what}"
+        counted = lines.counted(at)
+        unit = "MP" if rules.length.unit == "mp" else "hex" if counted == 1 else "hexes"
+        return SupplyAnswer(True, cite, f"{_number(counted)} {unit} counted to {what}"
                             f" ({name(path[-1])})", path)
     if len(path) == 2:
         return SupplyAnswer(True, cite, f"next to {what} ({name(path[-1])})", path)
@@ -308,14 +309,18 @@ def _open(engine: Engine, side: str, h: Hex) -> bool:
     return h not in _closed(engine, side)
 
 
-def _closed(engine: Engine, side: str) -> frozenset[Hex]:
-    """The hexes no line of ``side`` enters (remembered per engine)."""
-    key = ("supply_closed", side)
+def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
+            ) -> frozenset[Hex]:
+    """The hexes no line of ``side`` enters (remembered per engine): enemy units' hexes
+    (unless ``"enemy_units"`` is relaxed) and EZOC hexes as ``supply.ezoc`` says (unless
+    ``"ezoc"`` is relaxed: the binding limit's searches)."""
+    enemy, ezoc = "enemy_units" not in relaxed, "ezoc" not in relaxed
+    key = ("supply_closed", side, enemy, ezoc)
     known = engine.memo.get(key)
     if known is None:
         sit, mode = engine.situation, engine.profile.supply.ezoc.mode
-        closed = {h for h in sit.occupants if sit.enemy_in(h, side)}
-        if mode != "ignored":
+        closed = {h for h in sit.occupants if sit.enemy_in(h, side)} if enemy else set()
+        if mode != "ignored" and ezoc:
             for h in engine.enemy_zoc(side):
                 if mode == "enter_or_exit" or not any(
                         u.side == side and negates(engine, u, "supply")
@@ -506,7 +511,7 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     relaxed = tracing.relaxed
     barred = (prohibited_hexes(engine, rules.prohibited.unit_class)
               if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
-    closed = _closed(engine, tracing.side)
+    closed = _closed(engine, tracing.side, tracing.relaxed)
     count: dict[_State, float] = {}
     parent: dict[_State, _State | None] = {}
     queue: deque[_State] = deque()
@@ -568,7 +573,7 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
                                   if k.startswith("crossing:"))
     checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
-    closed = _closed(engine, tracing.side)
+    closed = _closed(engine, tracing.side, tracing.relaxed)
     heap: list[tuple[float, int, _State]] = []
     count: dict[_State, float] = {}
     parent: dict[_State, _State | None] = {}
@@ -732,14 +737,17 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
     unit = "MP" if length.unit == "mp" else "hexes"
     for h in targets:
         if h not in loosest.best:
-            found[h] = SupplyAnswer(False, engine.cite(rules.cite), _no_line(engine, side))
-        elif length.max is not None and floor > 0:
+            continue  # named below: enemy units, EZOC, or both
+        if length.max is not None and floor > 0:
             steps = len(loosest.path(h)) - 1
             if steps * floor > length.max:
                 found[h] = SupplyAnswer(
                     False, engine.cite(length.cite or rules.cite),
                     f"every line is longer than {_number(length.max)} {unit} (at least"
                     f" {_number(steps * floor)})")
+    unreached = frozenset(h for h in targets if h not in loosest.best)
+    if unreached:
+        found.update(_cut_by_units(engine, strict.without(*loose_keys), unreached))
     for relaxation in relaxations:
         left = frozenset(targets - found.keys())
         if not left:
@@ -755,6 +763,32 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
         found[h] = SupplyAnswer(False, engine.cite(rules.cite), "no line of supply: several"
                                 " rules together cut every line")
     return {u.id: found[u.hex] for u in units if u.hex is not None}
+
+
+def _cut_by_units(engine: Engine, loose: Tracing, targets: frozenset[Hex]
+                  ) -> dict[Hex, SupplyAnswer]:
+    """Units no line reaches even with every other rule relaxed: the enemy's units cut
+    them off. Named by the one rule whose relaxation alone lets a line through (the EZOC
+    rule, then enemy units' hexes), else by both."""
+    rules = engine.profile.supply
+    found: dict[Hex, SupplyAnswer] = {}
+    names = " or ".join(_source_names(engine, loose.side))
+    tries = [("enemy_units", rules.enemy_units.cite,
+              f"every line to {names} enters a hex holding an enemy unit")]
+    if rules.ezoc.mode != "ignored":
+        tries.insert(0, ("ezoc", rules.ezoc.cite,
+                         f"every line to {names} enters an EZOC hex"
+                         + (" no friendly unit negates" if rules.ezoc.mode == "blocked"
+                            else " on its way")))
+    left = targets
+    for key, cite, reason in tries:
+        lines = trace(engine, loose.without(key), left)
+        for h in left & lines.best.keys():
+            found[h] = SupplyAnswer(False, engine.cite(cite, rules.cite), reason)
+        left = left - lines.best.keys()
+    for h in left:
+        found[h] = SupplyAnswer(False, engine.cite(rules.cite), _no_line(engine, loose.side))
+    return found
 
 
 def _no_line(engine: Engine, side: str) -> str:

@@ -200,7 +200,7 @@ def test_supply_lines_obey_the_counting_rules_003_s10_3(seed: int) -> None:
                     sit.map.features(to, leaves) & {"primary_road", "secondary_road"})
                 marsh += not (road and out_road)
         assert total <= 12 and marsh <= 1, (uid, [e.name(h) for h in line])
-        assert answer.reason.startswith(f"{total} hexes")
+        assert answer.reason.startswith(f"{total} hex{'' if total == 1 else 'es'} counted")
 
 
 # -- movement allowance -------------------------------------------------------------------
