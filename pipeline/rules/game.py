@@ -88,11 +88,8 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
     gmap = GameMap(grid, _terrain(map_data, grid), _hexsides(map_data, grid),
                    {name: edge.role for name, edge in map_data.edges.items()},
                    map_data.default_terrain)
-    chart = Chart(
-        hex={name: rule.move for name, rule in rules.terrain.items()},
-        hexside={name: rule.move for name, rule in rules.hexsides.items()},
-        rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
-    )
+    # The profile's own chart: per-class road rates included (a case's is the same).
+    chart = Chart.from_profile(rules)
     units, markers, state = _position(position, manifest, grid, position_file)
     if len(grids) > 1 and board is not None:
         state["board"] = board
@@ -143,10 +140,6 @@ def _hexsides(map_data: MapData, grid: HexGrid) -> dict[Hexside, frozenset[str]]
             side = grid.hexside_at(grid.hex(entry.hex), entry.direction)
         out[side] = out.get(side, frozenset()) | frozenset(entry.features)
     return out
-
-
-def _rate(rate: Any) -> float | None:
-    return float(rate) if isinstance(rate, (int, float)) else None
 
 
 def _position(position: Position | None, manifest: UnitManifest | None, grid: HexGrid,
