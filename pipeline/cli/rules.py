@@ -19,10 +19,12 @@ from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
-from pipeline.model import load_map
+from pipeline.model import load_map, load_rules
 from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.rules import Engine, load_cases, run_cases
+from pipeline.rules.explain import TOPICS, explain
 from pipeline.rules.game import load_game
+from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.vassal.save import save_position
 
 __all__ = ["rules"]
@@ -267,6 +269,34 @@ def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: 
                    + f": {verdict.reason}")
     if not verdict.legal:
         raise SystemExit(1)
+
+
+@rules.command("explain")
+@GAME
+@json_option
+def explain_rules(game: Path, as_json: bool) -> None:
+    """Print, in words, every rule the validator applies to GAME, with its citation.
+
+    One line per rule the game's rules.json gives (movement, zones of control,
+    stacking, supply, line of sight), then one per procedure its system adds, each
+    with the citation the answers quote, so a builder can check the reading of the
+    profile before trusting the answers. --json prints a list of {"topic", "rule",
+    "text", "key"}: key is the rules.json key (or the system's procedure) it comes
+    from.
+    """
+    profile = load_rules(game / "rules.json")
+    check_profile_keys(profile)
+    lines = explain(profile)
+    if as_json:
+        emit_json([line.to_dict() for line in lines])
+        return
+    click.echo(f"{profile.game}: {profile.source} (system {profile.system})")
+    for topic in TOPICS:
+        these = [line for line in lines if line.topic == topic]
+        if these:
+            click.echo(f"\n{topic}")
+        for line in these:
+            click.echo(f"  - {line.text}{_cite(line.rule)}")
 
 
 @rules.command("test")

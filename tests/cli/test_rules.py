@@ -84,3 +84,21 @@ def test_stacking_and_supply_report_every_unit(game):
 def test_los_on_a_game_without_los_rules_is_bad_input(game):
     code, _, err = run("rules", "los", game, "--from", "0101", "--to", "0303")
     assert code == 2 and "no line-of-sight rules" in err
+
+
+def test_rules_explain_prints_the_rules_of_the_game_with_its_own_citations():
+    """A builder reads what the validator will apply: for the invented Ridge Line, its own
+    summary's sections and nothing of a seed game; for Omaha, its Rangers (000 §11.2.3)."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["rules", "explain", "maps/examples/ridge", "--json"])
+    assert result.exit_code == 0, result.output
+    lines = json.loads(result.stdout)
+    assert {line["topic"] for line in lines} == {"Movement", "Zones of control", "Stacking",
+                                                  "Supply"}
+    assert all(line["rule"] is None or line["rule"].startswith("RIDGE §") for line in lines)
+    by_key = {line["key"]: line for line in lines}
+    assert by_key["zoc.enter"]["rule"] == "RIDGE §3.3" and "stop" in by_key["zoc.enter"]["text"]
+    assert "Ranger" not in result.stdout and "000" not in result.stdout
+    text = runner.invoke(cli, ["rules", "explain", "maps/omaha"])
+    assert text.exit_code == 0 and "Zones of control" in text.stdout
+    assert "Ranger" in text.stdout and "000 §" in text.stdout
