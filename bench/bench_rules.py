@@ -17,6 +17,7 @@ from collections import deque
 from pipeline.hexgrid import Hex
 from pipeline.rules import Engine
 from pipeline.rules.cases import case_grid
+from pipeline.rules.registry import reference_profile
 from pipeline.rules.situation import Chart, GameMap, Marker, Situation, Unit
 
 try:  # run through bench/run.py, or directly as a script
@@ -60,14 +61,19 @@ def situation(seed: int = SEED) -> Situation:
         mobile = i % 3 == 0
         units.append(Unit(f"u{i}", side, h, "mobile" if mobile else "leg",
                           12.0 if mobile else 4.0, 2))
-    chart = Chart(
-        hex={"clear": 1, "woods": {"leg": 2, "mobile": 3}, "rough": 3,
-             "marsh": {"leg": 2, "mobile": 4}, "city": 1, "beach": 1},
-        hexside={"river": 1}, rates={"road": 0.5, "trail": 1.0})
+    profile = reference_profile("fm_omaha")
+    assert profile is not None
+    chart = Chart.for_case(profile, _BENCH_HEX, _BENCH_HEXSIDE, _BENCH_RATES, {}, "bench")
     markers = tuple(Marker("beachhead", b) for b in beaches)
     return Situation("fm_omaha", GameMap(grid, terrain, sides), chart, tuple(units), markers,
-                     {"active_side": "allied", "turn": 3, "phase": "movement"})
+                     {"active_side": "allied", "turn": 3, "phase": "movement"}, profile)
 
+
+# The chart of the bench position (numbers chosen for it: the rulebooks print no TEC).
+_BENCH_HEX = {"clear": 1, "woods": {"leg": 2, "mobile": 3}, "rough": 3,
+              "marsh": {"leg": 2, "mobile": 4}, "city": 1, "beach": 1}
+_BENCH_HEXSIDE = {"river": 1}
+_BENCH_RATES = {"road": 0.5, "trail": 1.0}
 
 # The other systems read the same position with their own vocabulary.
 _CLASSES = {"june44": {"leg": "infantry", "mobile": "infantry"},
@@ -84,11 +90,14 @@ def as_system(sit: Situation, system: str) -> Situation:
         u, unit_class=classes[u.unit_class],
         data={**u.data, "size": "regiment", "nationality": "US" if u.side == "allied" else
               "German"}) for u in sit.units)
-    chart = Chart(
-        hex={k: {classes[c]: x for c, x in v.items()} if isinstance(v, dict) else v
-             for k, v in sit.chart.hex.items()},
-        hexside={names.get(k, k): v for k, v in sit.chart.hexside.items()},
-        rates={names.get(k, k): v for k, v in sit.chart.rates.items()})
+    profile = reference_profile(system)
+    assert profile is not None
+    chart = Chart.for_case(
+        profile,
+        {k: {classes[c]: x for c, x in v.items()} if isinstance(v, dict) else v
+         for k, v in _BENCH_HEX.items()},
+        {names.get(k, k): v for k, v in _BENCH_HEXSIDE.items()},
+        {names.get(k, k): v for k, v in _BENCH_RATES.items()}, {}, "bench")
     sides = {side: frozenset(names.get(f, f) for f in feats)
              for side, feats in sit.map.hexsides.items()}
     # Sources: the beachheads become Allied-controlled beaches (001 §7.2, 003 §10.5.3);
@@ -102,7 +111,7 @@ def as_system(sit: Situation, system: str) -> Situation:
     state = {**sit.state, "turn": 5, "phase": "initial_movement"} if system == "cobra" \
         else {**sit.state, "overrun_this_phase": []}
     return dataclasses.replace(sit, system=system, map=gmap, chart=chart, units=units,
-                               markers=tuple(markers), state=state)
+                               markers=tuple(markers), state=state, profile=profile)
 
 
 def bfs(adjacency: dict[Hex, tuple[Hex, ...]], start: Hex) -> int:

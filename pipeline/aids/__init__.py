@@ -81,7 +81,7 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         when present (a folder with none of them raises :class:`DataError`).
     out_dir
         Created if missing; ``crt.pdf/png``, ``tec.pdf/png``, ``quickref.pdf/png``
-        (rules systems whose code cites sections), ``track.pdf/png`` and
+        (the rules the validator applies, from the profile), ``track.pdf/png`` and
         ``oob.pdf/png`` (from ``scenario.json``; ``track-NAME``/``oob-NAME`` from
         ``scenario_NAME.json``; the OOB only with a unit manifest, ``units.csv``
         there or in ``counters/<game>``), ``map.pdf`` and ``map-BOARD.png`` are
@@ -111,7 +111,7 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         rules = load_rules(game / "rules.json")
         jobs.append(("tec", tec_pages(rules, paper, map_data),
                      f"Terrain Effects Chart ({rules.game})"))
-        quickref = quickref_pages(rules.system, rules.game, paper)
+        quickref = quickref_pages(rules, paper)
         if quickref:
             jobs.append(("quickref", quickref, f"Quick Reference ({rules.game})"))
     manifest = _manifest(game)

@@ -9,7 +9,8 @@ import click
 from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, quiet_option
 from pipeline.cli.paths import check_input
 from pipeline.errors import BocageError
-from pipeline.model import Checked, check_file, check_game_dir
+from pipeline.model import Checked, check_file, check_game_dir, load_rules
+from pipeline.rules.profilecheck import check_profile_keys
 
 __all__ = ["check"]
 
@@ -26,7 +27,9 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     PATHS are files or game folders. The kind of a JSON file comes from its "kind"
     field, the kind of a CSV manifest from its header. A folder is checked file by
     file and then as a whole (the rules cover the map's terrain, the scenario's
-    units are in the manifest and its hexes are on the map).
+    units are in the manifest and its hexes are on the map). A rules profile giving
+    a key its rule system does not read is refused, and so is a unit missing what
+    the rules need of it (a class where costs are per class, a movement allowance).
 
     Every bad file gets one line naming the file, the place and the problem, and
     the exit code is 2.
@@ -63,6 +66,9 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
 
 def _check_one(path: Path) -> list[Checked]:
     check_input("PATHS", path, "any")  # each bad path is its own line; the others go on
-    if path.is_dir():
-        return check_game_dir(path)
-    return [check_file(path)]
+    checked = check_game_dir(path) if path.is_dir() else [check_file(path)]
+    for item in checked:
+        if item.kind == "rules":
+            # The rules kernel's own check: no key its system would ignore.
+            check_profile_keys(load_rules(item.path))
+    return checked

@@ -19,10 +19,12 @@ from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
-from pipeline.model import load_map
+from pipeline.model import load_map, load_rules
 from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.rules import Engine, load_cases, run_cases
+from pipeline.rules.explain import TOPICS, explain
 from pipeline.rules.game import load_game
+from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.vassal.save import save_position
 
 __all__ = ["rules"]
@@ -92,8 +94,11 @@ def rules() -> None:
     """
 
 
-def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engine:
-    situation = load_game(game, position)
+def _engine(game: Path, position: Path | None, phase: str | None = None,
+            saved: Path | None = None) -> Engine:
+    # A saved game keeps a hex both sides hold (a combat not yet resolved, a piece
+    # dropped in the wrong hex): that hex is reported, every other question answered.
+    situation = load_game(game, position, "refuse" if saved is None else "report")
     if phase is not None:
         situation = dataclasses.replace(situation, state={**situation.state, "phase": phase})
     board = situation.state.get("board")
@@ -101,7 +106,14 @@ def _engine(game: Path, position: Path | None, phase: str | None = None) -> Engi
         # On stderr: --json output on stdout stays one document.
         click.echo(f"answered on board {board} alone (the map data does not say how its"
                    " boards join)", err=True)
-    return Engine(situation)
+    engine = Engine(situation)
+    for h, units in situation.mixed_hexes.items():
+        v = engine.mixed_hex(units[0])
+        assert v is not None
+        click.echo(f"bocage: warning: {saved}: {v.reason}{_cite(v.rule)}: their questions"
+                   " are not answered; every other is, with the pieces where the save has"
+                   " them", err=True)
+    return engine
 
 
 def _cite(rule: str | None) -> str:
@@ -131,8 +143,14 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
     and the hexes refused next to them crossed.
     """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path, phase)
-    reach = engine.reachable(unit_id)
+        engine = _engine(game, position_path, phase, saved=vsav)
+    try:
+        reach = engine.reachable(unit_id)
+    except DataError as exc:
+        if vsav is None or exc.file is not None:
+            raise
+        # The unit is the save's (unknown there, or in a hex both sides hold).
+        raise DataError(str(vsav), exc.path, exc.message) from None
     if picture is not None:
         _save_picture(picture, moves_picture(load_map(game / "map.json"), engine.situation,
                                              reach, unit_id))
@@ -180,11 +198,14 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
            side: str | None, picture: Path | None, as_json: bool) -> None:
     """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
 
+    On a --vsav save, a unit sharing its hex with the enemy is NOT ANSWERED (its
+    "in_supply" is null in --json) and counts as a finding; the others are answered.
+
     With --picture, units are drawn over the map green (in supply, with the line they
     traced and its source ringed) or red (out of supply).
     """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path)
+        engine = _engine(game, position_path, saved=vsav)
     ids = [u.id for u in engine.situation.units
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
@@ -195,7 +216,8 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
         for i, a in answers.items():
-            state = "in supply" if a.in_supply else "OUT OF SUPPLY"
+            state = ("NOT ANSWERED" if a.in_supply is None
+                     else "in supply" if a.in_supply else "OUT OF SUPPLY")
             click.echo(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)
@@ -207,15 +229,22 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
 @json_option
 def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
              as_json: bool) -> None:
-    """Does every occupied hex respect the stacking limits? Exit 1 if not."""
+    """Does every occupied hex respect the stacking limits? Exit 1 if not.
+
+    On a --vsav save, a hex holding units of both sides is reported with them.
+    """
     with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path)
+        engine = _engine(game, position_path, saved=vsav)
     verdicts = {engine.name(h): engine.stacking(h) for h in sorted(engine.situation.occupants)}
+    mixed = {engine.name(h) for h in engine.situation.mixed_hexes}
     if as_json:
         emit_json({h: v.to_dict() for h, v in verdicts.items()})
     else:
         for h, v in verdicts.items():
-            click.echo(f"{h}  {'ok' if v.legal else 'OVERSTACKED'}  {v.reason}"
+            state = "ok" if v.legal else "OVERSTACKED"
+            if h in mixed:
+                state = "BOTH SIDES"
+            click.echo(f"{h}  {state}  {v.reason}"
                        + _cite(v.rule))
     if not all(v.legal for v in verdicts.values()):
         raise SystemExit(1)
@@ -240,6 +269,34 @@ def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: 
                    + f": {verdict.reason}")
     if not verdict.legal:
         raise SystemExit(1)
+
+
+@rules.command("explain")
+@GAME
+@json_option
+def explain_rules(game: Path, as_json: bool) -> None:
+    """Print, in words, every rule the validator applies to GAME, with its citation.
+
+    One line per rule the game's rules.json gives (movement, zones of control,
+    stacking, supply, line of sight), then one per procedure its system adds, each
+    with the citation the answers quote, so a builder can check the reading of the
+    profile before trusting the answers. --json prints a list of {"topic", "rule",
+    "text", "key"}: key is the rules.json key (or the system's procedure) it comes
+    from.
+    """
+    profile = load_rules(game / "rules.json")
+    check_profile_keys(profile)
+    lines = explain(profile)
+    if as_json:
+        emit_json([line.to_dict() for line in lines])
+        return
+    click.echo(f"{profile.game}: {profile.source} (system {profile.system})")
+    for topic in TOPICS:
+        these = [line for line in lines if line.topic == topic]
+        if these:
+            click.echo(f"\n{topic}")
+        for line in these:
+            click.echo(f"  - {line.text}{_cite(line.rule)}")
 
 
 @rules.command("test")

@@ -23,7 +23,7 @@ from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.crt import CrtTable, crt_from_data
 from pipeline.model.documents import document_kind, parse_json, read_text
 from pipeline.model.facts import Facts, facts_from_data
-from pipeline.model.manifest import MarkerManifest, UnitManifest, load_manifest
+from pipeline.model.manifest import MarkerManifest, UnitManifest, UnitSpec, load_manifest
 from pipeline.model.mapdata import MapData, map_from_data
 from pipeline.model.position import Position, position_from_data
 from pipeline.model.rulesprofile import RulesProfile, cost_is_unknown, rules_from_data
@@ -346,7 +346,43 @@ def _check_manifest(
                 raise ManifestError(units.file, line, "class", f"unknown unit class"
                                     f" '{unit.unit_class}'{did_you_mean(unit.unit_class, known)}"
                                     f" (the rules profile's unit_classes: {', '.join(known)})")
+            _unit_has_what_the_rules_need(units, line, unit, rules)
     return hexes
+
+
+def _class_dependent(rules: RulesProfile) -> str | None:
+    """Why the rules profile's answers depend on a unit's class, or ``None``."""
+    if len(rules.unit_classes) > 1:
+        return f"the profile has unit classes {', '.join(rules.unit_classes)}"
+    for section in ("terrain", "hexsides"):
+        for name, rule in getattr(rules, section).items():
+            if isinstance(rule.move, dict):
+                return f"{section}.{name}.move is per class"
+    for name, road in rules.roads.items():
+        if isinstance(road.rate, dict):
+            return f"roads.{name}.rate is per class"
+    return None
+
+
+def _unit_has_what_the_rules_need(units: UnitManifest, line: int, unit: UnitSpec,
+                                  rules: RulesProfile) -> None:
+    """A unit the rules could not answer for is caught here, not at the first question:
+    a class where the profile's costs depend on it, a movement allowance (or notes saying
+    where it is printed), a size where stacking counts points by size."""
+    why = _class_dependent(rules)
+    if unit.unit_class is None and why is not None:
+        raise ManifestError(units.file, line, "class", f"unit '{unit.id}' has no class, which"
+                            f" the rules need ({why}): give it one of"
+                            f" {', '.join(rules.unit_classes)}")
+    if unit.movement is None and not unit.notes.strip():
+        raise ManifestError(units.file, line, "movement", f"unit '{unit.id}' has no movement"
+                            " allowance, which every movement question needs: give it, or say"
+                            " in notes where it is printed")
+    stacking = rules.stacking
+    if stacking.counts == "points" and unit.size is None and not unit.notes.strip():
+        raise ManifestError(units.file, line, "size", f"unit '{unit.id}' has no size, and"
+                            " stacking counts points by size (stacking.points): give it one"
+                            f" of {', '.join(stacking.points)}, or say in notes why not")
 
 
 def _require_unit(

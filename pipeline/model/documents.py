@@ -301,7 +301,7 @@ def _plain(value: Any) -> Any:
             item = getattr(value, name)
             if not field.is_required() and item == field.get_default(call_default_factory=True):
                 continue
-            out[name] = _plain(item)
+            out[field.alias or name] = _plain(item)
         for name, item in sorted((value.model_extra or {}).items()):
             out[name] = _plain(item)
         return out

@@ -1,54 +1,125 @@
-"""The rules profile (``rules.json``): what one rule system says in tables.
+"""The rules profile (``rules.json``): every rule of a game a table can say.
 
-Rules that differ between games are data wherever a table can say them
-(ARCHITECTURE.md, "Conventions"): terrain and hexside costs per unit class,
-road rates, who exerts a ZOC and what stops it, stacking limits and how units
-count, supply sources and path limits, weather and MA. Procedures stay code
-in :mod:`pipeline.rules`; this module only holds and checks the numbers.
+The shared rules validator (:mod:`pipeline.rules`) is one kernel driven by this
+document: movement (costs per terrain, hexside and unit class, roads, the
+"always one hex" allowance, phases with their own movers and MA, modifiers of
+the MA), zones of control (who exerts them, where they reach, what entering,
+leaving and moving from one to another cost), stacking (by count or by points,
+what counts, what is free, what never mixes) and supply (sources, the length
+of a line in hexes or in supply MP, what blocks one). A rule system registered
+in the ``bocage.rules`` entry-point group adds only the procedures a table
+cannot say, and reads the keys it declares.
+
+Every entry that decides an answer carries its own ``cite`` ("rulebook file
+and section", e.g. ``"000_3d79f68a6e3e33eb.txt §6.1 Exception"``): the answers
+quote it, with the rulebook's file written as ``cite_as`` says (``"000 §6.1
+Exception"``).
 
 A **cost** is a number >= 0, ``"+N"`` (added to the hex's other terrain, 000
 §5.4), ``"P"`` (prohibited), ``null`` (the rulebook does not give it), or an
 object keyed by unit class whose values take those forms. Every ``null`` needs
 a note on the same entry saying where the number is: never a silent unknown.
+
+A **unit selector** (``who`` below) names units by what they are: roles,
+classes, flags, types, sizes, nationalities, sides, steps left. Every
+condition given must hold; a list holds when any of its values does; an empty
+selector is every unit.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
+from pydantic import (
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    PlainSerializer,
+    PlainValidator,
+    PrivateAttr,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
 
 from pipeline.errors import did_you_mean
 from pipeline.model.base import Cite, Invalid, Model, Name, Note
 from pipeline.model.documents import read_json, validate_document
 from pipeline.model.mapdata import EdgeName
+from pipeline.model.systems import GENERIC, system_ids
 from pipeline.model.translate import describe
 
 __all__ = [
-    "SYSTEMS",
+    "AllowanceRule",
+    "AlwaysBlock",
     "CombatEffect",
     "Cost",
     "CostLeaf",
+    "CrossingCount",
+    "EnemyHexRule",
+    "EzocToEzoc",
+    "EzocToEzocBarred",
+    "AssumedBridge",
+    "HexLimit",
+    "HexsideRule",
+    "HexTerrainRule",
+    "LengthCount",
+    "LosBar",
+    "LosRules",
+    "MaModifier",
+    "MarkerExclusion",
+    "MarkerMatch",
+    "MinimumCost",
     "MovementRules",
+    "MovesAs",
+    "Negation",
+    "NoMixing",
+    "NotInEzoc",
+    "OnceLeft",
+    "NotTraced",
+    "OneHexOut",
+    "OneHexRule",
+    "OverrunRules",
+    "PhaseMover",
+    "PhaseRule",
+    "PlacementRules",
+    "RoadCount",
+    "RoadNegation",
+    "RoadOnly",
     "RoadRule",
+    "Rule",
     "RulesProfile",
-    "StackingException",
+    "SourceExclusion",
+    "StackingMarker",
     "StackingRules",
+    "StackingUnit",
+    "StopRule",
+    "SupplyBlocker",
+    "SupplyEzoc",
+    "SupplyLength",
+    "SupplyProhibited",
     "SupplyRules",
     "SupplySource",
+    "TerrainLimit",
     "TerrainRule",
-    "WeatherEffect",
+    "UnitRule",
+    "UnitSelector",
+    "ZocByClass",
+    "ZocEnter",
+    "ZocExerter",
+    "ZocLeave",
+    "ZocReach",
     "ZocRules",
+    "ZocSuspension",
     "cost_is_unknown",
     "load_rules",
     "rules_from_data",
 ]
-
-SYSTEMS = ("fm_omaha", "june44", "cobra", "tactical")
-System = Literal["fm_omaha", "june44", "cobra", "tactical"]
 
 CostLeaf = float | str | None
 """One cost: a number, ``"+N"``, ``"P"`` or ``None`` (not given)."""
@@ -97,6 +168,7 @@ _LEAF_SCHEMA: dict[str, Any] = {
 }
 _RATE_LEAF_SCHEMA: dict[str, Any] = {"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]}
 
+
 def _as_is(value: Any) -> Any:
     # Costs are JSON values already; the union type would make pydantic warn on ints.
     return value
@@ -137,6 +209,91 @@ def cost_is_unknown(cost: CostLeaf | dict[str, CostLeaf]) -> bool:
     return cost is None
 
 
+class _SystemId:
+    """A registered rule system's id, checked against the registry when a profile is read
+    (so a plugin installed later is known) and published as the schema's enum."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
+                                     ) -> CoreSchema:
+        return core_schema.no_info_plain_validator_function(_check_system)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: GetJsonSchemaHandler
+                                     ) -> JsonSchemaValue:
+        return {"enum": list(system_ids()), "type": "string",
+                "description": "the rule system: 'generic' is the kernel alone, driven by this"
+                               " profile; the others are registered in the 'bocage.rules'"
+                               " entry-point group and add their procedures to it"}
+
+
+def _check_system(value: Any) -> str:
+    known = system_ids()
+    if not isinstance(value, str) or value not in known:
+        hint = did_you_mean(value, known) if isinstance(value, str) else ""
+        raise Invalid((), f"unknown rule system {describe(value)}{hint}: registered systems are"
+                      f" {', '.join(known)} (a plugin registers its own in the 'bocage.rules'"
+                      " entry-point group)")
+    return value
+
+
+SystemId = Annotated[str, _SystemId]
+
+
+# -- shared pieces -----------------------------------------------------------------------
+
+
+class Rule(Model):
+    """A rule with nothing to set but where it is written."""
+
+    cite: Cite = ""
+    note: Note = ""
+
+
+class UnitSelector(Model):
+    """Which units a rule is about: every condition given must hold, a list holds when any
+    of its values does, and an empty selector is every unit."""
+
+    roles: list[Name] = Field([], description="units of any of these roles (the profile's"
+                              " 'roles')")
+    classes: list[Name] = Field([], description="units of any of these unit classes")
+    flags: list[Name] = Field([], description="units carrying any of these flags (manifest"
+                              " 'flags', position flags, scenario case flags)")
+    types: list[str] = Field([], description="units of any of these types (manifest 'type')")
+    sizes: list[str] = Field([], description="units of any of these sizes (manifest 'size')")
+    nationalities: list[str] = Field([], description="units of any of these nationalities")
+    sides: list[Name] = Field([], description="units of any of these sides")
+    steps: list[int] = Field([], description="units with this many steps left")
+    transported: bool | None = Field(None, description="true: only units carried by another"
+                                     " unit; false: only units not carried")
+    out_of_supply: bool | None = Field(None, description="true: only units out of supply (as"
+                                       " the position or case gives it, not traced)")
+
+    def conditions(self) -> dict[str, Any]:
+        """The conditions given, by field name."""
+        return {name: value for name, value in self if name in _SELECTOR_FIELDS
+                and value not in ([], None)}
+
+
+_SELECTOR_FIELDS = frozenset(UnitSelector.model_fields)
+
+
+class UnitRule(UnitSelector):
+    """Units a rule names, with where the rule is written."""
+
+    cite: Cite = ""
+    note: Note = ""
+
+
+class MarkerMatch(Model):
+    """Markers of one type, optionally with given values (``"$side"``: the side asking)."""
+
+    type: str = Field(min_length=1, description="the marker's type")
+    where: dict[str, str | int | float | bool] = Field(
+        {}, description="values the marker must carry, e.g. {\"controlled_by\": \"$side\"};"
+        " \"$side\" stands for the side the question is about")
+
+
 class CombatEffect(Model):
     """What a terrain does in combat: a CRT row (000), a column shift (003), a modifier (001)."""
 
@@ -156,11 +313,77 @@ class CombatEffect(Model):
         return self
 
 
-class TerrainRule(Model):
-    """The effects of one terrain type or hexside feature."""
+# -- terrain, hexsides, roads ------------------------------------------------------------
 
-    move: Cost
-    combat: CombatEffect | None = None
+
+class TerrainRule(Model):
+    """The effects of one hex terrain or hexside feature."""
+
+    move: Cost = Field(description="MP to enter (a hex) or added to cross (a hexside)")
+    combat: CombatEffect | None = Field(None, description="the effect in combat (play aids)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class AssumedBridge(Model):
+    """Where this hexside separates two hexes of one of these terrains a bridge is assumed:
+    it is crossed as the ``bridge`` feature is (000 §10.1 Important)."""
+
+    between: list[Name] = Field(min_length=1, description="terrains of the hexes on both sides")
+    crossed_as: Name = Field(description="the hexside feature whose cost it takes")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class HexsideRule(TerrainRule):
+    """The effects of one hexside feature."""
+
+    bridged_between: AssumedBridge | None = None
+
+
+class MinimumCost(Model):
+    """No hex of this terrain costs less than this to enter (003 §5.7.1)."""
+
+    cost: float = Field(ge=0, description="the least MP entering costs")
+    classes: list[Name] = Field([], description="only for these unit classes (empty: all)")
+    along_roads: bool = Field(False, description="true: also when entered along a road")
+    unless_terrain: list[Name] = Field([], description="not in a hex that also has one of"
+                                       " these terrains (003 §8.3.4: marsh is only marsh)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class RoadOnly(Model):
+    """Units of these classes enter such a hex only through a road hexside (003 §5.3.6)."""
+
+    classes: list[Name] = Field(min_length=1)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class EntryRoll(Model):
+    """Units of these classes must roll to enter such a hex, or stop before it (002)."""
+
+    classes: list[Name] = Field(min_length=1)
+    succeeds: list[int] = Field(min_length=1, description="the die results that let it enter")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class HexTerrainRule(TerrainRule):
+    """The effects of one terrain type in a hex."""
+
+    minimum: list[MinimumCost] = Field([], description="least costs of entering")
+    road_only: RoadOnly | None = None
+    entry_roll: EntryRoll | None = None
+
+
+class RoadNegation(Model):
+    """What takes the road's rate away in the hex entered (002 "Terrain features")."""
+
+    units: int | None = Field(None, ge=1, description="a hex holding this many units besides"
+                              " the movers (counted as for stacking)")
+    markers: list[str] = Field([], description="a hex holding any of these markers")
     cite: Cite = ""
     note: Note = ""
 
@@ -169,70 +392,401 @@ class RoadRule(Model):
     """Movement along a road-like hexside feature (000 §5.4.1 road, §5.4.2 trail)."""
 
     rate: Rate
+    along: Literal["hexside", "hexes"] = Field(
+        "hexside", description="'hexside': the rate applies entering a hex through a road"
+        " hexside and replaces the hex's and the hexside's costs (000 §5.4.1, 003 §5.7.3);"
+        " 'hexes': from a road hex into a road hex, the rate replaces the hex's cost and"
+        " the hexside's costs are added (001 §10.1)")
+    bridges: list[Name] = Field([], description="hexside features a road on the same hexside"
+                                " crosses: they neither cost nor prohibit there (bridges)")
+    negated_by: RoadNegation | None = None
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- movement ----------------------------------------------------------------------------
+
+
+class AllowanceRule(Model):
+    """A unit spends at most its movement allowance (MA) in a phase."""
+
+    cite: Cite = Field("", description="cited when a step needs more MP than are left")
+    note: Note = ""
+
+
+class EnemyHexRule(Model):
+    """Whether a unit may enter a hex holding enemy units."""
+
+    enterable: bool = False
+    except_holding_only: list[UnitSelector] = Field(
+        [], description="a hex holding only such enemy units may be entered (003 §9.2.1)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OneHexRule(Model):
+    """A unit with an MA above 0 may always move one hex: its first step, even when its MP
+    do not cover it, into a hex it may otherwise enter; that hex ends its move."""
+
+    from_ezoc: bool = Field(True, description="false: not when it starts in an EZOC"
+                            " (003 §5.2.7)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class PhaseMover(UnitSelector):
+    """Units that may move in a phase, and how."""
+
+    ma_factor: float | None = Field(None, gt=0, description="their MA this phase: the printed"
+                                    " MA times this, rounded up (003 §5.3.3)")
+    one_hex_only: bool = Field(False, description="they move one hex only (003 §5.3.7)")
+    ignore_terrain: bool = Field(False, description="that hex costs them nothing")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class PhaseRule(Model):
+    """A movement phase with its own movers (mobile, mechanized, exploitation phases)."""
+
+    movers: list[PhaseMover] = Field([], description="who may move (empty: every unit)")
+    not_if_moved_in: str | None = Field(
+        None, description="a key of the position's state listing the ids of units that"
+        " moved earlier in the turn; they may not move in this phase (000 §5.5)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class MaModifier(UnitSelector):
+    """A change to the MA of the units it selects, applied in the profile's order after a
+    phase's own factor: weather, supply, replacements, the first turns."""
+
+    turns: list[int] = Field([], description="only on these game turns")
+    phases: list[str] = Field([], description="only in these phases")
+    weather: list[str] = Field([], description="only in this weather (the position's)")
+    factor: float | None = Field(None, ge=0, description="MA times this")
+    subtract: float | None = Field(None, ge=0, description="MA less this (never below 0)")
+    subtract_from_state: str | None = Field(
+        None, description="MA less the number the position's state holds under this key"
+        " (001 §7.5: the weather modifier is read off the Weather Track)")
+    max_hexes: int | None = Field(None, ge=0, description="the unit moves at most this many"
+                                  " hexes (0: it does not move)")
+    rounding: Literal["up", "down"] = "up"
+    cite: Cite = ""
+    note: Note = ""
+
+    @model_validator(mode="after")
+    def _one_change(self) -> Self:
+        given = [n for n in ("factor", "subtract", "subtract_from_state", "max_hexes")
+                 if getattr(self, n) is not None]
+        if len(given) != 1:
+            raise Invalid((), "a movement modifier needs exactly one of factor, subtract,"
+                          " subtract_from_state or max_hexes"
+                          f" (given: {', '.join(given) or 'none'})")
+        return self
+
+
+class StopRule(UnitSelector):
+    """Units that enter such a hex must stop there."""
+
+    terrain: list[Name] = Field([], description="hexes with any of these terrains")
+    markers: list[MarkerMatch] = Field([], description="hexes holding such a marker")
+    cite: Cite = ""
+    note: Note = ""
+
+    @model_validator(mode="after")
+    def _where(self) -> Self:
+        if not self.terrain and not self.markers:
+            raise Invalid((), "a stop rule needs terrain or markers")
+        return self
+
+
+class MovesAs(UnitSelector):
+    """Units that move (and pay terrain costs) as another class (003 §5.3.1: HQs)."""
+
+    unit_class: Name = Field(alias="class")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class MovementRules(Model):
+    """Movement: the allowance, enemy hexes, phases, modifiers, stops."""
+
+    allowance: AllowanceRule = AllowanceRule()
+    prohibited: Rule = Field(Rule(), description="no unit enters prohibited terrain (cited when"
+                             " the terrain's own entry has no cite)")
+    enemy_hexes: EnemyHexRule = EnemyHexRule()
+    one_hex: OneHexRule | None = Field(None, description="null: no minimum move")
+    phases: dict[Name, PhaseRule] = Field({}, description="phases with their own movers;"
+                                          " every other phase lets every unit move")
+    ma_modifiers: list[MaModifier] = []
+    stops: list[StopRule] = []
+    no_passing_friendly: list[UnitRule] = Field(
+        [], description="units that may not move through hexes holding friendly units")
+    moves_as: list[MovesAs] = []
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- zones of control --------------------------------------------------------------------
+
+
+class ZocReach(Model):
+    """Where a zone of control extends: the six adjacent hexes, except..."""
+
+    blocked_by_hexsides: list[Name] = Field([], description="not across these hexside features")
+    not_into_terrain: list[Name] = Field([], description="not into hexes of these terrains")
+    not_across_prohibited: bool = Field(False, description="not where the exerting unit could"
+                                        " not move (001 §6.0: the Caen Canal)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class ZocEnter(Model):
+    """What entering a hex in an enemy ZOC (EZOC) does."""
+
+    stop: bool = Field(True, description="the unit stops there")
+    extra_mp: float = Field(0, ge=0, description="MP paid on top of the terrain")
+    extra_ma_fraction: float | None = Field(None, gt=0, le=1, description="plus this share"
+                                            " of the printed MA (000 §6.1: a half)")
+    rounding: Literal["up", "down"] = "down"
+    free_for: list[UnitSelector] = Field([], description="units that pay none of the extra MP"
+                                         " (000 §6.1: commandos)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OneHexOut(UnitSelector):
+    """Units standing in such terrain in an EZOC may always leave it one hex into such
+    terrain, whatever their MP (003 §5.6.4)."""
+
+    terrain: list[Name] = Field(min_length=1)
+    unless_terrain: list[Name] = Field([], description="not a hex that also has one of these")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class ZocLeave(Model):
+    """What leaving a hex in an EZOC does."""
+
+    allowed: bool = True
+    extra_mp: float = Field(0, ge=0, description="MP paid on top of the terrain (003 §5.6.1)")
+    no_reentry: bool = Field(False, description="a unit that left an EZOC may not enter one"
+                             " again this phase (003 §5.6.2)")
+    reentry_cite: Cite = Field("", description="cited when it tries to")
+    one_hex: list[OneHexOut] = []
+    cite: Cite = ""
+    note: Note = ""
+
+
+class ZocSuspension(UnitSelector):
+    """Units that exert no ZOC on some turns, nor do enemy units next to them (003 §7.8)."""
+
+    turns: list[int] = Field(min_length=1)
+    adjacent_enemies: bool = Field(False, description="enemy units adjacent to them exert"
+                                   " none either")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class EzocToEzoc(Model):
+    """Moving directly from a hex in an EZOC into another."""
+
+    mode: Literal["allowed", "prohibited", "whole_ma", "one_hex_into_friendly"] = Field(
+        "allowed", description="'whole_ma': only as the whole move, spending the whole MA"
+        " (000 §6.1); 'one_hex_into_friendly': one hex, into a hex holding a friendly unit,"
+        " then stop (001 §6.2)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class EzocToEzocBarred(Model):
+    """Where no unit moves from EZOC to EZOC (000 §6.1 Exception)."""
+
+    hexsides: list[Name] = []
+    terrain: list[Name] = []
+    exempt: list[UnitSelector] = []
+    cite: Cite = ""
+    note: Note = ""
+
+
+class ZocByClass(Model):
+    """A unit class's own ZOC effects (the profile's defaults otherwise)."""
+
+    enter: ZocEnter | None = None
+    leave: ZocLeave | None = None
+    ezoc_to_ezoc: EzocToEzoc | None = None
+
+
+class ZocExerter(UnitSelector):
+    """Units that exert a ZOC under a rule of their own: when only such units put a hex in
+    an EZOC, answers cite that rule (003 §15.1 delay units)."""
+
+    in_terrain: list[Name] = Field([], description="only while they stand in such terrain"
+                                   " (003 §7.6: out of Caen)")
     cite: Cite = ""
     note: Note = ""
 
 
 EzocPurpose = Literal["movement", "supply", "retreat", "command"]
-MPFormula = Literal["half_printed_ma_round_down", "whole_printed_ma"]
-EzocToEzoc = Literal["whole_ma", "one_hex_into_friendly", "disengage", "prohibited", "free"]
+
+
+class Negation(Model):
+    """Friendly units in a hex negate the EZOC there, for some purposes."""
+
+    purposes: list[EzocPurpose] = []
+    not_by: list[UnitRule] = Field([], description="units that never negate (003 §9.2.6)")
+    cite: Cite = ""
+    note: Note = ""
 
 
 class ZocRules(Model):
-    """Zones of control: who exerts them, what stops them, what they do to movement."""
+    """Zones of control: who exerts them, where they reach, what they do to movement."""
 
-    exerted: bool = Field(True, description="false: the system has no ZOC (002)")
-    exempt_flags: list[str] = Field([], description="units with these flags exert no ZOC")
-    exempt_types: list[str] = []
-    exempt_sizes: list[str] = []
-    blocked_by_hexsides: list[str] = Field([], description="ZOC does not cross these hexsides")
-    not_into_terrain: list[str] = Field([], description="ZOC does not extend into these hexes")
-    negated_by_friendly: list[EzocPurpose] = Field(
-        [], description="a friendly unit in the hex negates the EZOC for these purposes")
-    negation_exempt_flags: list[str] = Field([], description="units with these flags never negate")
-    ignored_by_flags: list[str] = Field([], description="units with these flags ignore EZOC")
-    stop_on_entry: list[str] = Field([], description="unit classes that stop on entering an EZOC")
-    entry_surcharge: dict[str, MPFormula] = Field(
-        {}, description="extra MP by unit class for entering an EZOC")
-    ezoc_to_ezoc: EzocToEzoc | None = None
-    leave_cost: float | None = Field(None, ge=0, description="MP surcharge to leave an EZOC")
-    ezoc_to_ezoc_blocked_hexsides: list[str] = []
-    ezoc_to_ezoc_blocked_terrain: list[str] = []
-    ezoc_to_ezoc_exempt_flags: list[str] = []
+    exerted: bool = Field(True, description="false: the game has no ZOC (002)")
+    exerted_by: list[UnitSelector] = Field([], description="who exerts one (empty: every unit"
+                                           " not in not_exerted_by)")
+    not_exerted_by: list[UnitRule] = []
+    suspended: list[ZocSuspension] = []
+    exerted_under: list[ZocExerter] = []
+    reach: ZocReach = ZocReach()
+    enter: ZocEnter = ZocEnter()
+    leave: ZocLeave = ZocLeave()
+    ezoc_to_ezoc: EzocToEzoc = EzocToEzoc()
+    ezoc_to_ezoc_barred: EzocToEzocBarred | None = None
+    by_class: dict[Name, ZocByClass] = Field({}, description="per unit class, what differs")
+    negated_by_friendly: Negation = Negation()
+    ignored_by: list[UnitRule] = Field([], description="units an EZOC never affects")
     cite: Cite = ""
     note: Note = ""
 
 
-class StackingException(Model):
-    """Units that count differently: free, a fraction, or capped per hex."""
+# -- stacking ----------------------------------------------------------------------------
 
-    flag: str | None = None
-    type: str | None = None
-    size: str | None = None
-    nationality: str | None = None
-    value: float | None = Field(None, ge=0, description="how much one such unit counts (0: free)")
-    max_count: int | None = Field(None, ge=0, description="at most this many per hex")
+
+class StackingUnit(UnitSelector):
+    """Units that count differently for stacking, or limit a stack."""
+
+    value: float | None = Field(None, ge=0, description="what one such unit counts (0: nothing);"
+                                " null: as every unit does")
+    free: int | None = Field(None, ge=0, description="the first this many such units of a hex"
+                             " count nothing; the others count 'value'")
+    free_with: list[UnitSelector] = Field([], description="free only in a hex that also holds"
+                                          " such a unit (003 §6.2)")
+    max_count: int | None = Field(None, ge=0, description="at most this many such units a hex")
+    max_stack: int | None = Field(None, ge=1, description="a hex holding such a unit holds at"
+                                  " most this many units")
+    raises_limit: float | None = Field(None, gt=0, description="a hex holding such a unit may"
+                                       " hold this much more (001 §6.3: a third unit)")
     cite: Cite = ""
     note: Note = ""
 
-    @model_validator(mode="after")
-    def _selects(self) -> Self:
-        if (self.flag, self.type, self.size, self.nationality) == (None, None, None, None):
-            raise Invalid((), 'a stacking exception needs "flag", "type", "size" or "nationality"')
-        return self
+
+class StackingMarker(Model):
+    """A marker that counts for stacking (other markers never do)."""
+
+    value: float = Field(1, ge=0)
+    max_count: int | None = Field(None, ge=0, description="at most this many a hex")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class MarkerExclusion(Model):
+    """Marker types that never share a hex."""
+
+    types: list[str] = Field(min_length=2)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OnceLeft(Model):
+    """A unit that has left such a hex, by the move being checked too, may never stack
+    again (000 §11.2.1)."""
+
+    flag: Name = Field(description="the flag a position gives a unit that has left one")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class HexLimit(Model):
+    """A different limit in some hexes (000 §11.2.1: three in a beach landing hex)."""
+
+    limit: float = Field(ge=0)
+    marker: str | None = Field(None, description="hexes holding this marker")
+    terrain: Name | None = Field(None, description="hexes of this terrain")
+    once_left: OnceLeft | None = None
+    cite: Cite = ""
+    note: Note = ""
+
+
+class NoMixing(Model):
+    """Groups of nationalities whose units never stack together."""
+
+    groups: list[list[str]] = Field(min_length=2)
+    cite: Cite = ""
+    note: Note = ""
 
 
 class StackingRules(Model):
-    """How many units a hex holds and how they count."""
+    """How much a hex holds and how units count."""
 
-    limit: float | None = Field(..., ge=0, description="per hex, in units or division equivalents")
-    counts: Literal["units", "division_equivalents"] = "units"
-    size_values: dict[str, float] = Field({}, description="division equivalents by unit size")
-    exceptions: list[StackingException] = []
-    marker_limits: dict[str, int] = Field(
-        {}, description="a different limit in hexes holding this marker (000 §11.2.1 beachhead)")
-    no_mixing: list[list[str]] = Field(
-        [], description="groups of nationalities; units of different groups never stack")
+    limit: float | None = Field(..., ge=0, description="per hex, in units or points")
+    counts: Literal["units", "points"] = Field(
+        "units", description="'points': each unit counts the points of its size")
+    points: dict[str, float] = Field({}, description="stacking points by unit size")
+    units: list[StackingUnit] = []
+    markers: dict[str, StackingMarker] = Field({}, description="markers that count, by type")
+    exclusive_markers: list[MarkerExclusion] = []
+    hex_limits: list[HexLimit] = []
+    no_mixing: NoMixing | None = None
+    applies: Literal["end_of_movement", "always"] = Field(
+        "end_of_movement", description="when the limit holds (a position is checked either way)")
+    pass_through: bool = Field(True, description="units may move through a hex they could"
+                               " not end in")
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- reinforcements ----------------------------------------------------------------------
+
+
+class NotInEzoc(Model):
+    """No reinforcement is placed in a hex in an EZOC (from some turn on)."""
+
+    from_turn: int = Field(1, ge=0, description="the first turn this holds (000 §11.2.4: not"
+                           " on GT 1)")
+    unless_friendly: bool = Field(False, description="unless a friendly unit is in the hex")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class PlacementRules(Model):
+    """Where reinforcements may be placed; the stacking limits apply there too."""
+
+    markers: list[MarkerMatch] = Field([], description="only in hexes holding such a marker")
+    terrain: list[Name] = Field([], description="only in hexes of such terrain")
+    enemy_occupied: Rule = Field(Rule(), description="never in a hex holding an enemy unit")
+    not_in_ezoc: NotInEzoc | None = None
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- supply ------------------------------------------------------------------------------
+
+
+class NotTraced(UnitSelector):
+    """Units that need not trace supply, and why."""
+
+    turns: list[int] = Field([], description="only on these game turns")
+    reason: str = Field(min_length=1, description="what the answer says")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class SourceExclusion(Model):
+    """A source marker carrying these values is not a source (003 §10.5.4)."""
+
+    where: dict[str, str | int | float | bool] = Field(min_length=1)
+    reason: str = Field("", description="what the answer says when this leaves a unit cut off")
     cite: Cite = ""
     note: Note = ""
 
@@ -240,112 +794,271 @@ class StackingRules(Model):
 class SupplySource(Model):
     """Where a side traces supply to."""
 
-    side: str = Field(min_length=1)
-    kind: Literal["marker", "edge", "hexes", "terrain", "location", "controlled"]
-    marker: str | None = None
-    edge: EdgeName | None = None
-    hexes: list[str] = []
-    terrain: str | None = None
-    location: str | None = None
-    condition: str = ""
+    side: Name
+    kind: Literal["marker", "edge", "hexes", "terrain", "units"]
+    name: str = Field("", description="how answers name it ('a beach landing hex')")
+    marker: MarkerMatch | None = Field(None, description="kind 'marker': hexes holding it")
+    terrain: Name | None = Field(None, description="kind 'terrain': hexes of it; kind"
+                                 " 'marker': only markers in such a hex")
+    edges: list[EdgeName] = Field([], description="kind 'edge': these map edges (empty: all)")
+    edge_role: str | None = Field(None, description="kind 'edge': only edges the map data"
+                                  " gives this role")
+    hexes: list[str] = Field([], description="kind 'hexes': these hexes")
+    units: list[UnitSelector] = Field([], description="kind 'units': hexes of friendly units"
+                                      " like these")
+    controlled: bool = Field(False, description="only while the position's control gives the"
+                             " hex to the side")
+    excluded: list[SourceExclusion] = []
+    cite: Cite = ""
+    note: Note = ""
+
+    @model_validator(mode="after")
+    def _complete(self) -> Self:
+        needs = {"marker": self.marker, "terrain": self.terrain, "hexes": self.hexes or None,
+                 "units": self.units or None}
+        if self.kind in needs and needs[self.kind] is None:
+            raise Invalid((self.kind,), f"a '{self.kind}' source needs '{self.kind}'")
+        return self
+
+
+class LengthCount(Model):
+    """What a hex counts toward a line's length (first match wins)."""
+
+    terrain: Name | None = Field(None, description="a hex of this terrain")
+    feature: Name | None = Field(None, description="a hex with a hexside of this feature")
+    counts: float = Field(ge=0)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class CrossingCount(Model):
+    """A hexside crossed counts this instead of the hex entered (003 §10.3.6)."""
+
+    feature: Name
+    counts: float = Field(ge=0)
+    unless_road: bool = Field(True, description="not when a road crosses the same hexside")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class RoadCount(Model):
+    """A step along a road hexside counts this (supply in MP along roads)."""
+
+    road: Name
+    counts: float = Field(ge=0)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class TerrainLimit(Model):
+    """A line passes at most this many hexes of a terrain (003 §10.3.2)."""
+
+    terrain: Name
+    max: int = Field(ge=0)
+    except_along_roads: bool = Field(False, description="a hex the line enters and leaves"
+                                     " through road hexsides does not count")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class SupplyLength(Model):
+    """How long a line of supply may be, counted in hexes or in supply MP."""
+
+    max: float | None = Field(None, ge=0, description="null: any length")
+    unit: Literal["hexes", "mp"] = "hexes"
+    default: float = Field(1, ge=0, description="what entering a hex counts otherwise")
+    hex_counts: list[LengthCount] = []
+    crossings: list[CrossingCount] = []
+    roads: list[RoadCount] = []
+    terrain_limits: list[TerrainLimit] = []
+    cite: Cite = ""
+    note: Note = ""
+
+
+class SupplyEzoc(Model):
+    """What an EZOC does to a line of supply."""
+
+    mode: Literal["blocked", "enter_or_exit", "ignored"] = Field(
+        "blocked", description="'blocked': a line may not enter an EZOC hex unless a friendly"
+        " unit negates it; 'enter_or_exit': only the unit's own hex and the source may be in"
+        " an EZOC (000 §12.0)")
+    own_hex: Literal["free", "blocked"] = Field(
+        "free", description="'blocked': no line leaves an EZOC hex that no friendly unit"
+        " negates (003 §10.3.3)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class SupplyBlocker(Model):
+    """A hexside feature no line crosses."""
+
+    feature: Name
+    unless_road: bool = Field(False, description="except where a road crosses it (a bridge)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class SupplyProhibited(Model):
+    """A line may not cross what movement prohibits to units of this class (001 §6.0)."""
+
+    unit_class: Name = Field(alias="class")
     cite: Cite = ""
     note: Note = ""
 
 
 class SupplyRules(Model):
-    """Tracing supply: sources, path length and what blocks a path."""
+    """Tracing supply: who, to which sources, how far, and what blocks a line."""
 
-    traced: bool = Field(True, description="false: every unit is always in supply (000 §9.0)")
-    sides: list[str] = Field([], description="sides that must trace supply (empty: all)")
+    traced: bool = Field(True, description="false: the game has no supply rules")
+    not_traced: list[NotTraced] = []
     sources: list[SupplySource] = []
-    max_length: int | None = Field(None, ge=0, description="hexes; null: any length")
-    length_costs: dict[str, float] = Field(
-        {}, description="a hex of this terrain or feature counts this many hexes (003 §10.3.4)")
-    max_terrain: dict[str, int] = Field({}, description="at most this many hexes of a terrain")
-    ezoc: Literal["blocked", "enter_or_exit_not_both", "ignored"] = "blocked"
-    enemy_units_block: bool = True
-    exempt_flags: list[str] = []
-    out_of_supply_ma_factor: float | None = Field(None, gt=0)
+    length: SupplyLength = SupplyLength()
+    enemy_units: Rule = Field(Rule(), description="a line never enters a hex holding enemy"
+                              " units")
+    ezoc: SupplyEzoc = SupplyEzoc()
+    blocking_hexsides: list[SupplyBlocker] = []
+    prohibited: SupplyProhibited | None = None
+    cite: Cite = Field("", description="the rule a unit out of supply is refused by when no"
+                       " single limit is to blame")
+    note: Note = ""
+
+
+# -- procedures some systems read --------------------------------------------------------
+
+
+class AlwaysBlock(Model):
+    """This many bars of a kind on one line always block it, unless both units stand at an
+    elevation (002: "LOS is always obstructed by 2 hilltop hex sides unless both units are
+    on hilltops")."""
+
+    count: int = Field(ge=1)
+    unless_both_at: int | None = Field(None, ge=0)
     cite: Cite = ""
     note: Note = ""
 
 
-class WeatherEffect(Model):
-    """What one kind of weather does to movement allowances."""
+class LosBar(Model):
+    """A hexside bar that blocks line of sight (002)."""
 
-    sides: list[str] = Field([], description="sides affected (empty: all)")
-    ma_factor: float | None = Field(None, ge=0, description="MA multiplied by this")
-    ma_subtract: int | None = Field(None, ge=0, description="MA reduced by this")
-    rounding: Literal["up", "down"] = "up"
+    level: int = Field(ge=0, description="the elevation it stands at: a unit higher up traces"
+                       " LOS over it")
+    not_when_joined_to: Name | None = Field(None, description="it does not block where it meets"
+                                            " a bar of this kind at a corner")
+    always_block: AlwaysBlock | None = None
     cite: Cite = ""
     note: Note = ""
 
 
-class MovementRules(Model):
-    """General movement settings a terrain chart does not hold."""
+class LosRules(Model):
+    """Line of sight over hexside bars and elevation (002)."""
 
-    always_one_hex: bool = Field(False, description="a unit may always move one hex")
-    enemy_hexes: Literal["prohibited", "prohibited_except_hq_only"] = "prohibited"
-    phase_classes: dict[str, list[str]] = Field(
-        {}, description="unit classes that may move in a phase (000 §5.5 mobile movement)")
-    weather: dict[str, WeatherEffect] = {}
+    elevations: dict[Name, int] = Field({}, description="hex terrain -> elevation (else 0)")
+    bars: dict[Name, LosBar] = {}
+    blocking_hexes: list[list[Name]] = Field([], description="hexes with all of these terrains"
+                                             " always block")
+    corners_block: bool = Field(True, description="a line through a corner touches every"
+                                " hexside meeting there")
     cite: Cite = ""
     note: Note = ""
+
+
+class OverrunRules(Model):
+    """Overruns: attacks made while moving (002, 003 §5.5)."""
+
+    by: list[UnitSelector] = Field([], description="who may overrun (empty: every unit)")
+    not_by: list[UnitRule] = Field([], description="who never does")
+    extra_mp: float | None = Field(None, ge=0, description="MP paid on top of the target"
+                                   " hex's terrain (003 §5.5.1)")
+    phases: list[str] = Field([], description="only in these phases (empty: any)")
+    not_on_turns: list[int] = []
+    not_across_hexsides: list[Name] = []
+    not_into_terrain: list[Name] = []
+    only_into_terrain: list[Name] = []
+    barred_by_markers: list[str] = []
+    ignores_target_zoc: bool = False
+    not_from_other_ezoc: bool = False
+    cite: Cite = ""
+    note: Note = ""
+
+
+# -- the document ------------------------------------------------------------------------
 
 
 class RulesProfile(Model):
     """A rules profile document (``kind: "rules"``)."""
 
     kind: Literal["rules"]
-    system: System
+    system: SystemId = GENERIC
     game: str = Field(min_length=1)
     source: Cite
+    cite_as: str = Field("", description="how answers name the rulebook: the first word of"
+                         " 'source' (its file) is written so in the cites they quote, e.g."
+                         " '000' (default: as it is)")
     notes: Note = ""
     sides: list[Name] = Field(["allied", "german"], min_length=2)
     unit_classes: list[Name] = Field(min_length=1)
+    roles: dict[Name, list[UnitSelector]] = Field(
+        {}, description="named kinds of unit ('hq': [{\"flags\": [\"hq\"]}]) that selectors"
+        " name in 'roles'")
     dice: Literal["1d6", "2d6", "1d10"]
-    terrain: dict[Name, TerrainRule]
-    hexsides: dict[Name, TerrainRule] = {}
+    terrain: dict[Name, HexTerrainRule]
+    hexsides: dict[Name, HexsideRule] = {}
     roads: dict[Name, RoadRule] = {}
     multi_terrain: Literal["highest"] = "highest"
-    zoc: ZocRules
+    movement: MovementRules = MovementRules()
+    zoc: ZocRules = ZocRules()
     stacking: StackingRules
-    supply: SupplyRules
-    movement: MovementRules
+    supply: SupplyRules = SupplyRules()
+    placement: PlacementRules | None = None
+    los: LosRules | None = None
+    overrun: OverrunRules | None = None
+
+    _file: str = PrivateAttr("")
+
+    @property
+    def file(self) -> str:
+        """The file the profile was read from (``""`` when built in memory)."""
+        return self._file
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        for section in ("terrain", "hexsides"):
-            rules: dict[str, TerrainRule] = getattr(self, section)
-            for name, rule in rules.items():
-                self._check_cost((section, name, "move"), rule.move, rule.note)
-                if rule.combat is None and not rule.note.strip():
-                    raise Invalid((section, name, "combat"), _needs_note("combat effect"))
+        for name, rule in self.terrain.items():
+            self._check_cost(("terrain", name, "move"), rule.move, rule.note)
+            if rule.combat is None and not rule.note.strip():
+                raise Invalid(("terrain", name, "combat"), _needs_note("combat effect"))
+        for name, side in self.hexsides.items():
+            self._check_cost(("hexsides", name, "move"), side.move, side.note)
+            if side.combat is None and not side.note.strip():
+                raise Invalid(("hexsides", name, "combat"), _needs_note("combat effect"))
         for name, road in self.roads.items():
             self._check_cost(("roads", name, "rate"), road.rate, road.note)
         if self.stacking.limit is None and not self.stacking.note.strip():
             raise Invalid(("stacking", "limit"), _needs_note("stacking limit"))
-        for i, name in enumerate(self.zoc.stop_on_entry):
-            self._check_class(("zoc", "stop_on_entry", i), name)
-        for name in self.zoc.entry_surcharge:
-            self._check_class(("zoc", "entry_surcharge", name), name)
-        for phase, classes in self.movement.phase_classes.items():
-            for i, name in enumerate(classes):
-                self._check_class(("movement", "phase_classes", phase, i), name)
+        self._check_references()
         return self
 
     def _check_cost(self, where: tuple[str, ...], cost: Any, note: str) -> None:
         if isinstance(cost, dict):
             for unit_class in cost:
-                self._check_class((*where, unit_class), unit_class)
+                self._check_name(("classes",), (*where, unit_class), unit_class)
         if cost_is_unknown(cost) and not note.strip():
             raise Invalid(where, _needs_note("cost"))
 
-    def _check_class(self, where: tuple[str | int, ...], name: str) -> None:
-        if name not in self.unit_classes:
-            known = ", ".join(self.unit_classes)
-            hint = did_you_mean(name, self.unit_classes)
-            raise Invalid(where, f"unknown unit class '{name}'{hint} (unit_classes: {known})")
+    def _check_references(self) -> None:
+        """Every class, side, role, terrain and hexside feature a rule names is declared."""
+        for where, kind, name in _references(self, ()):
+            self._check_name(kind, where, name)
+
+    def _check_name(self, kind: tuple[str, ...], where: tuple[str | int, ...], name: str) -> None:
+        what, listed = _KINDS[kind[0]]
+        known: list[str] = {
+            "classes": list(self.unit_classes), "sides": list(self.sides),
+            "roles": list(self.roles), "terrain": list(self.terrain),
+            "features": [*self.hexsides, *self.roads], "roads": list(self.roads),
+        }[kind[0]]
+        if name not in known:
+            raise Invalid(where, f"unknown {what} '{name}'{did_you_mean(name, known)}"
+                          f" ({listed}: {', '.join(known) or 'none'})")
 
     def covers_terrain(self, name: str) -> bool:
         """Whether the profile says what terrain ``name`` costs."""
@@ -354,6 +1067,76 @@ class RulesProfile(Model):
     def covers_hexside_feature(self, name: str) -> bool:
         """Whether the profile says what hexside feature ``name`` does (as a hexside or a road)."""
         return name in self.hexsides or name in self.roads
+
+    def cite_text(self, cite: str) -> str:
+        """A cite as answers quote it: the rulebook file written as ``cite_as`` says.
+
+        >>> p = rules_from_data({"kind": "rules", "game": "g", "source": "book.txt §1-§9",
+        ...     "cite_as": "001", "unit_classes": ["foot"], "dice": "1d6",
+        ...     "terrain": {"clear": {"move": 1, "note": "n"}}, "stacking": {"limit": 1}})
+        >>> p.cite_text("book.txt §6.1 Exception"), p.cite_text("§7.2")
+        ('001 §6.1 Exception', '001 §7.2')
+        """
+        book = self.source.split()[0] if self.source.split() else ""
+        short = self.cite_as or book
+        text = cite.strip()
+        if book and text.startswith(book):
+            return short + text[len(book):]
+        if text.startswith("§"):
+            return f"{short} {text}"
+        return text
+
+
+# What each kind of name is called in messages, and where the profile declares it.
+_KINDS = {"classes": ("unit class", "unit_classes"), "sides": ("side", "sides"),
+          "roles": ("role", "roles"), "terrain": ("terrain", "terrain"),
+          "features": ("hexside feature", "hexsides or roads"), "roads": ("road", "roads")}
+
+# Fields whose values name other things the profile declares, by the kind they name.
+_NAMED_BY: dict[str, tuple[str, ...]] = {
+    "classes": ("classes",), "unit_class": ("classes",), "roles": ("roles",),
+    "sides": ("sides",), "side": ("sides",),
+    "terrain": ("terrain",), "not_into_terrain": ("terrain",), "unless_terrain": ("terrain",),
+    "in_terrain": ("terrain",), "only_into_terrain": ("terrain",), "between": ("terrain",),
+    "crossed_as": ("features",),
+    "blocked_by_hexsides": ("features",), "hexsides": ("features",),
+    "not_across_hexsides": ("features",), "feature": ("features",), "bridges": ("features",),
+    "road": ("roads",),
+}
+
+
+def _references(node: Model, where: tuple[str | int, ...]
+                ) -> Iterator[tuple[tuple[str | int, ...], tuple[str, ...], str]]:
+    """(place, kind, name) for every name a rule gives, walking the nested models."""
+    for field in type(node).model_fields:
+        value = getattr(node, field)
+        place = (*where, field)
+        kind = _NAMED_BY.get(field)
+        if kind is not None and not isinstance(node, RulesProfile):
+            if isinstance(value, str):
+                yield place, kind, value
+            elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+                yield from (((*place, i), kind, v) for i, v in enumerate(value))
+        if field == "by_class" and isinstance(value, dict):
+            yield from (((*place, name), ("classes",), name) for name in value)
+        for key, item in _children(value):
+            yield from _references(item, (*place, *key))
+
+
+def _children(value: Any) -> Iterator[tuple[tuple[str | int, ...], Model]]:
+    if isinstance(value, Model):
+        yield (), value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, Model):
+                yield (i,), item
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, Model):
+                yield (str(key),), item
+            elif isinstance(item, list):  # roles: lists of selectors
+                yield from (((str(key), i), x) for i, x in enumerate(item)
+                            if isinstance(x, Model))
 
 
 def _needs_note(what: str) -> str:
@@ -369,9 +1152,19 @@ def rules_from_data(data: Any, file: str | Path | None = "<rules>") -> RulesProf
     data
         The parsed document (a dict with ``"kind": "rules"``).
     file
-        Name used in messages.
+        Name used in messages (and kept as :attr:`RulesProfile.file`).
+
+    Examples
+    --------
+    >>> p = rules_from_data({"kind": "rules", "game": "g", "source": "RULES.md",
+    ...     "unit_classes": ["foot"], "dice": "1d6",
+    ...     "terrain": {"clear": {"move": 1, "note": "n"}}, "stacking": {"limit": 2}})
+    >>> p.system, p.stacking.limit == 2, p.zoc.enter.stop
+    ('generic', True, True)
     """
-    return validate_document(RulesProfile, data, file, kind="rules")
+    profile = validate_document(RulesProfile, data, file, kind="rules")
+    profile._file = "" if file is None else str(file)
+    return profile
 
 
 def load_rules(path: str | Path) -> RulesProfile:

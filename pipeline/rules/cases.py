@@ -7,10 +7,14 @@ columns half a hex down, its own terrain chart, units, markers and state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from pipeline.errors import DataError, GridError
+from pipeline.errors import DataError, GridError, did_you_mean
 from pipeline.hexgrid import Hex, HexGrid, Hexside, Numbering, Orientation
+from pipeline.model import RulesProfile, load_rules, rules_from_data
+from pipeline.rules.profilecheck import check_profile_keys
+from pipeline.rules.registry import reference_profile, registry
 from pipeline.rules.situation import (
     Chart,
     GameMap,
@@ -20,9 +24,8 @@ from pipeline.rules.situation import (
     refuse_mixed_hexes,
 )
 
-__all__ = ["Case", "SYSTEMS", "case_from_data", "situation_from_case"]
+__all__ = ["Case", "case_from_data", "case_profile", "situation_from_case"]
 
-SYSTEMS = ("fm_omaha", "june44", "cobra", "tactical")
 # SCENARIOS.md §2.1: "bridge is shorthand for road + river".
 _SHORTHAND = {"bridge": frozenset({"bridge", "road", "river"})}
 _UNIT_KEYS = {"id", "side", "hex", "class", "ma", "steps"}
@@ -51,9 +54,11 @@ def case_from_data(data: Any, where: str = "case", file: str | None = None) -> C
     if not isinstance(data, dict):
         raise DataError(file, where, "a case must be a JSON object")
     system = data.get("system")
-    if system not in SYSTEMS:
-        raise DataError(file, f"{where}.system",
-                        f"unknown system {system!r}: use one of {', '.join(SYSTEMS)}")
+    known = registry()
+    if system not in known:
+        hint = did_you_mean(system, known) if isinstance(system, str) else ""
+        raise DataError(file, f"{where}.system", f"unknown system {system!r}{hint}: registered"
+                        f" systems are {', '.join(known)}")
     situation = situation_from_case(data, where, file)
     for key in ("query", "expect"):
         if not isinstance(data.get(key), dict):
@@ -72,6 +77,7 @@ def case_from_data(data: Any, where: str = "case", file: str | None = None) -> C
 def situation_from_case(data: dict[str, Any], where: str = "case",
                         file: str | None = None) -> Situation:
     """The :class:`Situation` a case describes."""
+    profile = case_profile(data, where, file)
     m = _obj(data.get("map"), f"{where}.map", file)
     try:
         grid = case_grid(int(m["cols"]), int(m["rows"]))
@@ -100,19 +106,20 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
     gmap = GameMap(grid, terrain, hexsides, dict(m.get("edges", {})))
 
     chart_data = _obj(data.get("terrain_chart", {}), f"{where}.terrain_chart", file)
-    rates: dict[str, float | None] = {}
+    rates: dict[str, Any] = {}
     for key in ("road", "trail"):
         if key in chart_data:
             rates[key] = chart_data[key]
     rates.update(chart_data.get("roads", {}))
-    chart = Chart(
-        hex=dict(chart_data.get("hex", {})),
-        hexside=dict(chart_data.get("hexside", {})),
-        rates=rates,
-        extra={k: v for k, v in chart_data.items()
-               if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}},
-    )
-
+    extra = {k: v for k, v in chart_data.items()
+             if k not in {"hex", "hexside", "road", "trail", "roads", "basis"}}
+    label = f"{file or 'case'}: {where} ({data.get('id', 'no id')})"
+    hexside_costs = dict(chart_data.get("hexside", {}))
+    if "bridged_river" in chart_data:
+        # SCENARIOS.md §2.2: "the chosen cost of a bridged river hexside" (F&M 10.1).
+        hexside_costs.setdefault("bridge", chart_data["bridged_river"])
+    chart = Chart.for_case(profile, dict(chart_data.get("hex", {})), hexside_costs, rates,
+                           extra, label)
     units = []
     for i, u in enumerate(data.get("units", [])):
         place = f"{where}.units[{i}]"
@@ -128,9 +135,45 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
         markers.append(Marker(str(mk["type"]), h,
                               {k: v for k, v in mk.items() if k not in {"type", "hex"}}))
     situation = Situation(str(data["system"]), gmap, chart, tuple(units), tuple(markers),
-                          dict(data.get("state", {})))
+                          dict(data.get("state", {})), profile)
     refuse_mixed_hexes(situation, file, f"{where}.units")
     return situation
+
+
+def case_profile(data: dict[str, Any], where: str = "case", file: str | None = None
+                 ) -> RulesProfile:
+    """The rules profile a case is answered with: its own ``profile`` (a rules document, or
+    the path of a ``rules.json`` relative to the case file), else the one its system
+    registers (the published game's, :func:`~pipeline.rules.registry.reference_profile`)."""
+    raw = data.get("profile")
+    if raw is None:
+        system = str(data.get("system"))
+        reference = reference_profile(system)
+        if reference is None:
+            raise DataError(file, f"{where}.profile", f"a '{system}' case needs a 'profile':"
+                            " the kernel alone has no published game to take one from")
+        return reference
+    if isinstance(raw, str):
+        base = Path(file).parent if file else Path.cwd()
+        loaded = load_rules(base / raw)
+        check_profile_keys(loaded)
+        return loaded
+    if not isinstance(raw, dict):
+        raise DataError(file, f"{where}.profile", "a case's profile is a rules document (an"
+                        " object) or the path of a rules.json")
+    try:
+        profile = rules_from_data({"kind": "rules", **raw}, file)
+    except DataError as exc:
+        raise DataError(file, f"{where}.profile" + (f".{exc.path}" if exc.path else ""),
+                        exc.message) from None
+    if profile.system != data.get("system"):
+        raise DataError(file, f"{where}.profile.system", f"the case's system is"
+                        f" {data.get('system')!r}, its profile's {profile.system!r}")
+    try:
+        check_profile_keys(profile)
+    except DataError as exc:
+        raise DataError(file, f"{where}.profile.{exc.path}", exc.message) from None
+    return profile
 
 
 def _obj(value: Any, place: str, file: str | None) -> dict[str, Any]:

@@ -13,17 +13,18 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pipeline.errors import DataError
 
 from pipeline.hexgrid import Hex, HexGrid
+from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import MoveQuery, PathCheck, Reach, check_path, reachable
-from pipeline.rules.situation import Situation, Unit
+from pipeline.rules.situation import Situation, Unit, mixed_names
 from pipeline.rules.systems import system_for
-from pipeline.rules.systems.base import SupplyAnswer, System
-from pipeline.rules.verdict import Verdict
+from pipeline.rules.systems.base import System
+from pipeline.rules.verdict import SupplyAnswer, Verdict
 
 __all__ = ["Engine"]
 
@@ -38,6 +39,33 @@ class Engine:
         # Per-engine memo for the systems' pure lookups (terrain costs...): the
         # search asks the same questions thousands of times.
         self.memo: dict[tuple[object, ...], object] = {}
+        # The system's rules for each question's movers, by their ids (the searches look
+        # them up at every step).
+        self.movers: dict[tuple[str, ...], object] = {}
+        # What the system keeps of the question being answered (the kernel: its mover and
+        # step table), here rather than on the system so neither holds the other.
+        self.asking: object = None
+        self._cites: dict[str, str] = {}
+        # The profile's unit selectors compiled to tests, with their answers by unit id,
+        # by the selector's id (pipeline.rules.select).
+        self.selectors: dict[int, tuple[object, Callable[[Unit, str], bool],
+                                        dict[str, bool]]] = {}
+
+    @property
+    def profile(self) -> RulesProfile:
+        """The rules profile the answers come from."""
+        return self.situation.profile
+
+    def cite(self, text: str, fallback: str = "") -> str | None:
+        """A ``cite`` of the profile as answers quote it (``"000 §6.1"``): ``text``, else
+        ``fallback``; ``None`` when both are empty."""
+        chosen = text or fallback
+        if not chosen:
+            return None
+        known = self._cites.get(chosen)
+        if known is None:
+            known = self._cites[chosen] = self.profile.cite_text(chosen)
+        return known
 
     @property
     def grid(self) -> HexGrid:
@@ -52,21 +80,25 @@ class Engine:
 
     def zone_of_control(self, unit: Unit) -> list[Hex]:
         """The hexes a unit's ZOC extends into (none when it exerts none)."""
-        if unit.hex is None or not self.system.exerts_zoc(self, unit):
-            return []
-        return [n for n in self.grid.neighbours(unit.hex)
-                if self.system.zoc_reaches(self, unit, n)]
+        return self.system.zone_of_control(self, unit)
 
     def enemy_zoc(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
         """Hexes in the ZOC of units not of ``side``, with the units exerting it."""
-        if side not in self._zoc:
+        known = self._zoc.get(side)
+        if known is None:
             found: dict[Hex, list[Unit]] = {}
+            zone = self.system.zone_of_control
             for unit in self.situation.units:
-                if unit.side != side:
-                    for h in self.zone_of_control(unit):
-                        found.setdefault(h, []).append(unit)
-            self._zoc[side] = {h: tuple(us) for h, us in found.items()}
-        return self._zoc[side]
+                if unit.side == side:
+                    continue
+                for h in zone(self, unit):
+                    here = found.get(h)
+                    if here is None:
+                        found[h] = [unit]
+                    else:
+                        here.append(unit)
+            known = self._zoc[side] = {h: tuple(us) for h, us in found.items()}
+        return known
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
         """Whether a hex is in an enemy ZOC for ``side``."""
@@ -82,6 +114,10 @@ class Engine:
         for u in movers:
             if u.hex is None:
                 raise DataError(None, "query", f"unit '{u.id}' is not on the map")
+            mixed = self.mixed_hex(u)
+            if mixed is not None:
+                raise DataError(None, "query", f"unit '{u.id}': {mixed.reason}, so its move"
+                                f" is not answered{self._cited(mixed.rule)}")
             if math.isnan(u.ma):
                 raise RulesError(f"unit '{u.id}' has no movement allowance in its manifest "
                                  "(the rulebook does not give it): fill in 'movement'")
@@ -100,8 +136,15 @@ class Engine:
         """Supply status of the given units (default: all units), traced in one pass."""
         units = list(self.situation.units) if unit_ids is None else [
             self.situation.unit(i) for i in unit_ids]
+        unanswered = {u.id: self.mixed_hex(u) for u in units}
+        if any(unanswered.values()):
+            # A saved game's hex both sides hold: its units' supply is not answered, the
+            # others' are (with every piece where the save has it).
+            traced = self.supply([u.id for u in units if unanswered[u.id] is None])
+            return {u.id: traced[u.id] if (v := unanswered[u.id]) is None else SupplyAnswer(
+                None, v.rule, f"not answered: {v.reason}") for u in units}
         profile = self.situation.profile
-        if profile is not None and not profile.supply.traced:
+        if not profile.supply.traced:
             # A game without supply rules (002): every unit is in supply, and says why.
             why = "supply is not traced in this game (rules.json supply.traced is false)"
             if profile.supply.note:
@@ -109,9 +152,27 @@ class Engine:
             return {u.id: SupplyAnswer(True, None, why) for u in units}
         return self.system.supply(self, units)
 
+    def mixed_hex(self, unit: Unit) -> Verdict | None:
+        """Why a unit's questions are not answered: it stands in a hex with units of
+        another side (only a saved game keeps one: ``load_game(..., mixed="report")``),
+        citing the profile's ``movement.enemy_hexes``; ``None`` for every other unit."""
+        h = unit.hex
+        if h is None or h not in self.situation.mixed_hexes:
+            return None
+        return Verdict(False, self.cite(self.profile.movement.enemy_hexes.cite), self.name(h),
+                       f"hex {self.name(h)} holds units of both sides:"
+                       f" {mixed_names(self.situation.mixed_hexes[h])}")
+
+    @staticmethod
+    def _cited(rule: str | None) -> str:
+        return f" ({rule})" if rule else ""
+
     def stacking(self, h: Hex) -> Verdict:
         """Whether the units now in ``h`` may stack there."""
-        return self.system.stacking(self, h, self.situation.units_in(h))
+        here = self.situation.units_in(h)
+        if here and (mixed := self.mixed_hex(here[0])) is not None:
+            return mixed
+        return self.system.stacking(self, h, here)
 
     def placement(self, unit_id: str, h: Hex) -> Verdict:
         """Whether a reinforcement may be placed in ``h``."""

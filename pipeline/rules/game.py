@@ -25,10 +25,12 @@ from pipeline.model import (
     load_units,
 )
 from pipeline.rules.errors import RulesError
+from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.situation import (
     Chart,
     GameMap,
     Marker,
+    MixedHexes,
     Situation,
     Unit,
     refuse_mixed_hexes,
@@ -37,10 +39,20 @@ from pipeline.rules.situation import (
 __all__ = ["load_game", "situation_from_game"]
 
 
-def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situation:
+def load_game(game_dir: str | Path, position: str | Path | None = None,
+              mixed: MixedHexes = "refuse") -> Situation:
     """Load a game folder's map, rules profile and manifest, and a position.
 
-    Without a position the map is empty of units (useful for LOS questions).
+    Without a position the map is empty of units (useful for LOS questions). A hex
+    holding units of both sides refuses the position, or with ``mixed="report"`` (a
+    saved game) is kept and answered hex by hex (:attr:`Situation.mixed_hexes`).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
+    >>> load_game(demo).mixed_hexes
+    {}
     """
     folder = Path(game_dir)
     if not folder.is_dir():
@@ -54,13 +66,15 @@ def load_game(game_dir: str | Path, position: str | Path | None = None) -> Situa
         units_path = other / "units.csv" if other is not None else units_path
     manifest = load_units(units_path) if units_path.is_file() else None
     pos = load_position(position) if position is not None else None
-    return situation_from_game(load_map(folder / "map.json"), load_rules(folder / "rules.json"),
-                               pos, manifest, str(position) if position else None)
+    rules = load_rules(folder / "rules.json")
+    check_profile_keys(rules)
+    return situation_from_game(load_map(folder / "map.json"), rules, pos, manifest,
+                               str(position) if position else None, mixed)
 
 
 def situation_from_game(map_data: MapData, rules: RulesProfile, position: Position | None,
-                        manifest: UnitManifest | None, position_file: str | None = None
-                        ) -> Situation:
+                        manifest: UnitManifest | None, position_file: str | None = None,
+                        mixed: MixedHexes = "refuse") -> Situation:
     """Join the documents of a game into the engine's :class:`Situation`."""
     grids = map_data.grids()
     joined = map_data.joined_grid()
@@ -74,16 +88,14 @@ def situation_from_game(map_data: MapData, rules: RulesProfile, position: Positi
     gmap = GameMap(grid, _terrain(map_data, grid), _hexsides(map_data, grid),
                    {name: edge.role for name, edge in map_data.edges.items()},
                    map_data.default_terrain)
-    chart = Chart(
-        hex={name: rule.move for name, rule in rules.terrain.items()},
-        hexside={name: rule.move for name, rule in rules.hexsides.items()},
-        rates={name: _rate(rule.rate) for name, rule in rules.roads.items()},
-    )
+    # The profile's own chart: per-class road rates included (a case's is the same).
+    chart = Chart.from_profile(rules)
     units, markers, state = _position(position, manifest, grid, position_file)
     if len(grids) > 1 and board is not None:
         state["board"] = board
     situation = Situation(rules.system, gmap, chart, units, markers, state, rules)
-    refuse_mixed_hexes(situation, position_file, "units")
+    if mixed == "refuse":
+        refuse_mixed_hexes(situation, position_file, "units")
     return situation
 
 
@@ -128,10 +140,6 @@ def _hexsides(map_data: MapData, grid: HexGrid) -> dict[Hexside, frozenset[str]]
             side = grid.hexside_at(grid.hex(entry.hex), entry.direction)
         out[side] = out.get(side, frozenset()) | frozenset(entry.features)
     return out
-
-
-def _rate(rate: Any) -> float | None:
-    return float(rate) if isinstance(rate, (int, float)) else None
 
 
 def _position(position: Position | None, manifest: UnitManifest | None, grid: HexGrid,

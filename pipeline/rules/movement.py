@@ -38,6 +38,11 @@ class MoveQuery:
     movers: tuple[Unit, ...]
     die_rolls: Mapping[Hex, int] = field(default_factory=dict)
     overrun: bool = False
+    ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The movers' ids key every per-question memo: worked out once.
+        object.__setattr__(self, "ids", tuple(u.id for u in self.movers))
 
     @property
     def unit(self) -> Unit:
@@ -142,12 +147,13 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     system, start_hex = engine.system, query.unit.hex
     assert start_hex is not None
     first = system.start(engine, query)
-    refused: dict[Hex, Verdict] = {}
     if isinstance(first, Verdict):
-        for n in engine.grid.neighbours(start_hex):
-            refused[n] = first
-        return Reach(start_hex, {}, {}, refused)
-    settled = _search(engine, query, first, refused)
+        return Reach(start_hex, {}, {}, {n: first for n in engine.grid.neighbours(start_hex)})
+    # A refusal for want of MP is named only if the hex is not reached another way: the
+    # search keeps the move it was refused from (and the step's cost in ``short``).
+    refused: dict[Hex, Verdict | Move] = {}
+    short: dict[Hex, float] = {}
+    settled = _search(engine, query, first, refused, short)
     best: dict[Hex, Move] = {}
     end = system.end
     for move in settled:
@@ -165,9 +171,14 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     for h in best:
         refused.pop(h, None)
     refused.pop(start_hex, None)
-    # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
-    named = {h: v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
-             for h, v in refused.items()}
+    over_budget = system.over_budget
+    named: dict[Hex, Verdict] = {}
+    for h, v in refused.items():
+        if type(v) is Move:
+            v = over_budget(engine, query, v, h, short[h])
+        assert isinstance(v, Verdict)
+        # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
+        named[h] = v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
     return Reach(start_hex, costs, best, named)
 
 
@@ -177,7 +188,7 @@ def _better(a: Move, b: Move) -> bool:
 
 
 def _search(engine: Engine, query: MoveQuery, first: Move,
-            refused: dict[Hex, Verdict]) -> list[Move]:
+            refused: dict[Hex, Verdict | Move], short: dict[Hex, float]) -> list[Move]:
     # The hot loop of every movement question: locals, plain steps relaxed
     # without building a state unless they improve on the best known one.
     counter = itertools.count()
@@ -187,7 +198,8 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
     best: dict[Hex | tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
     system = engine.system
-    steps, enter, over_budget = system.steps, system.enter, system.over_budget
+    steps, enter = system.steps, system.enter
+    carried = system.carried
     push, pop = heapq.heappush, heapq.heappop
     inf = float("inf")
     while heap:
@@ -199,22 +211,31 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             continue
         plain, special = steps(engine, query, move)
         ma, one_hex, count = move.ma, move.one_hex, move.steps + 1
+        # A plain step keeps what the mover remembers of its way, not of the hex it left.
+        carry = carried(move.memory) if move.memory else _EMPTY
         for n, cost in plain:
             total = spent + cost
             if total > ma:
                 if n not in refused:
-                    refused[n] = over_budget(engine, query, move, n, cost)
+                    refused[n], short[n] = move, cost  # named by over_budget if never reached
                 continue
-            key = (n, _EMPTY, False, True) if one_hex else n  # Move.key(), inlined
+            # Move.key(), inlined
+            key: Hex | tuple[Any, ...]
+            if one_hex or carry:
+                key = (n, carry, False, one_hex)
+                if carry and not one_hex and best.get(n, inf) <= total:
+                    continue  # reached for no more with nothing remembered: as good or better
+            else:
+                key = n
             if total < best.get(key, inf):
                 best[key] = total
                 push(heap, (total, next(counter), key,
-                            Move(n, total, ma, _EMPTY, None, one_hex, count, move)))
+                            Move(n, total, ma, carry, None, one_hex, count, move)))
         for n in special:
             nxt = enter(engine, query, move, n)
             if type(nxt) is not Move:
                 if n not in refused:
-                    refused[n] = nxt  # type: ignore[assignment]
+                    refused[n] = nxt
                 continue
             key = nxt.key()
             if nxt.spent < best.get(key, inf):

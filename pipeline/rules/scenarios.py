@@ -2,7 +2,9 @@
 
 A case passes when every part of the expected answer holds. A case whose
 question the engine cannot answer counts as failed, never skipped. Rules are
-compared by section (``"6.1"`` matches ``"000 §6.1"``); the free-text reasons
+compared at the rulebook's granularity (``"6.1"`` matches ``"000 §6.1"`` and
+``"000 §6.1 Exception"``, a heading matches ``"002 §Blocks: ..."``:
+:func:`~pipeline.rules.verdict.same_rule`); the free-text reasons
 are shown, not compared. ``not_reachable`` hexes must not be reachable; the
 engine's own explanation is reported beside them.
 """
@@ -20,7 +22,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model.documents import read_json
 from pipeline.rules.cases import Case, case_from_data
 from pipeline.rules.engine import Engine
-from pipeline.rules.verdict import Verdict
+from pipeline.rules.verdict import Verdict, same_rule
 
 __all__ = ["CaseResult", "load_cases", "run_case", "run_cases"]
 
@@ -185,10 +187,7 @@ def _rule_problems(expect: dict[str, Any], verdict: Verdict) -> list[str]:
 
 
 def _same_rule(expected: str, actual: str | None) -> bool:
-    def norm(rule: str) -> str:
-        text = rule.split("§", 1)[1] if "§" in rule else rule
-        return text.strip().strip('"').casefold()
-    return actual is not None and norm(expected) == norm(actual)
+    return same_rule(expected, actual)
 
 
 def _same_cost(a: Any, b: Any) -> bool:

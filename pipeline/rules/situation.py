@@ -11,14 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from pipeline.errors import DataError
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 
-__all__ = ["Chart", "GameMap", "Marker", "Situation", "Unit", "refuse_mixed_hexes"]
+__all__ = ["Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit", "mixed_names",
+           "refuse_mixed_hexes"]
+
+#: What a position loader does with a hex holding units of both sides: refuse the position
+#: (a typed position or a case: a typing error), or keep it and report that hex (a VASSAL
+#: saved game records pieces where players left them, e.g. in a combat not yet resolved).
+MixedHexes = Literal["refuse", "report"]
 
 Cost = float | str | None | dict[str, Any]
 _NONE: frozenset[str] = frozenset()
@@ -88,12 +94,41 @@ class GameMap:
 
 @dataclass(frozen=True)
 class Chart:
-    """The terrain chart: costs of hexes and hexsides, road rates (SCENARIOS.md §2.2)."""
+    """The terrain chart: costs of hexes and hexsides, road rates (SCENARIOS.md §2.2).
+
+    A game folder's chart is its profile's (:meth:`from_profile`); a scenario case's is
+    its own ``terrain_chart`` over the numbers its profile gives (:meth:`for_case`), and
+    ``source`` names the case in messages about it.
+    """
 
     hex: Mapping[str, Cost]
     hexside: Mapping[str, Cost]
-    rates: Mapping[str, float | None]
+    rates: Mapping[str, Cost]
     extra: Mapping[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+    @classmethod
+    def from_profile(cls, profile: RulesProfile) -> Chart:
+        """The chart a rules profile prints: every terrain, hexside and road it lists."""
+        return cls(hex={n: r.move for n, r in profile.terrain.items()},
+                   hexside={n: r.move for n, r in profile.hexsides.items()},
+                   rates={n: r.rate for n, r in profile.roads.items()})
+
+    @classmethod
+    def for_case(cls, profile: RulesProfile, hexes: Mapping[str, Cost],
+                 hexsides: Mapping[str, Cost], rates: Mapping[str, Cost],
+                 extra: Mapping[str, Any], source: str) -> Chart:
+        """A case's chart over the numbers its profile gives: a cost the profile states in
+        full (a number or ``P``: the rulebook's own, like 000 §5.4's clear 1 MP or the all-sea
+        prohibition) holds unless the case gives another; a ``null`` there is the case's to
+        choose, so it is left out."""
+        base = cls.from_profile(profile)
+
+        def known(costs: Mapping[str, Cost]) -> dict[str, Cost]:
+            return {n: c for n, c in costs.items() if not _unknown(c)}
+
+        return cls(hex={**known(base.hex), **hexes}, hexside={**known(base.hexside), **hexsides},
+                   rates={**known(base.rates), **rates}, extra=dict(extra), source=source)
 
     def hex_cost(self, tag: str, unit_class: str) -> float | str | None:
         """The cost of one terrain tag for a unit class (number, ``"+N"``, ``"P"``)."""
@@ -103,9 +138,16 @@ class Chart:
         """The cost of crossing one hexside feature for a unit class."""
         return _for_class(self.hexside.get(feature), unit_class)
 
-    def rate(self, feature: str) -> float | None:
-        """MP per hex along a road-like feature, or ``None``."""
-        return self.rates.get(feature)
+    def rate(self, feature: str, unit_class: str = "") -> float | None:
+        """MP per hex along a road-like feature for a unit class, or ``None``."""
+        value = _for_class(self.rates.get(feature), unit_class)
+        return float(value) if isinstance(value, int | float) else None
+
+
+def _unknown(cost: Cost) -> bool:
+    if isinstance(cost, dict):
+        return any(v is None for v in cost.values())
+    return cost is None
 
 
 def _for_class(cost: Cost, unit_class: str) -> float | str | None:
@@ -159,9 +201,9 @@ class Situation:
     units: tuple[Unit, ...]
     markers: tuple[Marker, ...]
     state: Mapping[str, Any]
-    # The game folder's rules profile; ``None`` for a scenario case, which the
-    # systems answer with the numbers of the published game.
-    profile: RulesProfile | None = None
+    # The rules profile the answers come from: the game folder's, or a scenario case's
+    # (its own, or the published game's its system registers).
+    profile: RulesProfile
 
     @cached_property
     def by_id(self) -> dict[str, Unit]:
@@ -185,14 +227,28 @@ class Situation:
                 found.setdefault(u.hex, []).append(u)
         return {h: tuple(us) for h, us in found.items()}
 
+    @cached_property
+    def mixed_hexes(self) -> dict[Hex, tuple[Unit, ...]]:
+        """Hexes holding units of more than one side, with their units (only a saved game
+        read with ``mixed="report"`` keeps any: :func:`refuse_mixed_hexes`)."""
+        return {h: us for h, us in self.occupants.items() if len({u.side for u in us}) > 1}
+
     def units_in(self, h: Hex) -> tuple[Unit, ...]:
         """Units in a hex."""
         return self.occupants.get(h, ())
 
+    @cached_property
+    def _markers_by_hex(self) -> dict[Hex, tuple[Marker, ...]]:
+        found: dict[Hex, list[Marker]] = {}
+        for m in self.markers:
+            if m.hex is not None:
+                found.setdefault(m.hex, []).append(m)
+        return {h: tuple(ms) for h, ms in found.items()}
+
     def markers_in(self, h: Hex, marker_type: str | None = None) -> list[Marker]:
         """Markers in a hex, optionally of one type."""
-        return [m for m in self.markers
-                if m.hex == h and (marker_type is None or m.type == marker_type)]
+        return [m for m in self._markers_by_hex.get(h, ())
+                if marker_type is None or m.type == marker_type]
 
     def enemy_in(self, h: Hex, side: str) -> bool:
         """Whether a hex holds a unit of another side."""
@@ -221,11 +277,16 @@ class Situation:
 def refuse_mixed_hexes(situation: Situation, file: str | None, where: str) -> None:
     """Refuse a position with units of both sides in one hex.
 
-    A unit may never end in a hex holding an enemy unit (000 §5.2d, 003 §5.2.2),
-    so such a position is a typing error, reported with its place.
+    No unit may stand in a hex holding an enemy unit (the profile's
+    ``movement.enemy_hexes``), so in a typed position such a hex is a typing error,
+    reported with its place. A saved game keeps them instead
+    (:attr:`Situation.mixed_hexes`, answered hex by hex).
     """
-    for h, units in situation.occupants.items():
-        if len({u.side for u in units}) > 1:
-            names = ", ".join(f"{u.id} ({u.side})" for u in units)
-            raise DataError(file, where,
-                            f"hex {situation.name(h)} holds units of both sides: {names}")
+    for h, units in situation.mixed_hexes.items():
+        raise DataError(file, where, f"hex {situation.name(h)} holds units of both sides:"
+                        f" {mixed_names(units)}")
+
+
+def mixed_names(units: tuple[Unit, ...]) -> str:
+    """The units of a hex both sides hold, as messages name them: ``"A (blue), R (red)"``."""
+    return ", ".join(f"{u.id} ({u.side})" for u in units)

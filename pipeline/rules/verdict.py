@@ -1,11 +1,20 @@
-"""Answers that explain themselves: legal or not, the rule, the hex, the reason."""
+"""Answers that explain themselves: legal or not, the rule, the hex, the reason.
+
+A rule is cited as the rulebook writes it: ``"000 §6.1 Exception"``, ``"003
+§5.7.2"``, or for a rulebook without section numbers a paragraph heading and
+its opening words (``"002 §Blocks: Block placement restrictions"``).
+:func:`same_rule` compares an expected citation with an answer's at that
+granularity: the whole, the section number alone (``"6.1"`` is the rule
+``"6.1 Exception"`` belongs to), or either half of a heading citation.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Verdict"]
+__all__ = ["SupplyAnswer", "Verdict", "same_rule"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +40,68 @@ class Verdict:
 
     @property
     def section(self) -> str | None:
-        """The bare section number (``"6.1"``) of :attr:`rule`."""
+        """The cited section (``"6.1 Exception"``) of :attr:`rule`, without the rulebook."""
         if self.rule is None:
             return None
         return self.rule.split("§", 1)[1] if "§" in self.rule else self.rule
+
+
+@dataclass(frozen=True)
+class SupplyAnswer:
+    """One unit's supply status and why; ``in_supply`` is ``None`` when it is not answered
+    (the unit shares its hex with the enemy in a saved game: ``reason`` says so).
+
+    >>> SupplyAnswer(None, "TEST §3", "not answered: hex 0303 holds units of both sides"
+    ...              ).to_dict(str)["in_supply"] is None
+    True
+    """
+
+    in_supply: bool | None
+    rule: str | None
+    reason: str
+    path: tuple[Any, ...] = ()
+
+    def to_dict(self, name: Any) -> dict[str, Any]:
+        """JSON-ready, hexes by printed id."""
+        return {"in_supply": self.in_supply, "rule": self.rule, "reason": self.reason,
+                "path": [name(h) for h in self.path]}
+
+
+_SECTION = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _norm(rule: str) -> str:
+    text = rule.split("§", 1)[1] if "§" in rule else rule
+    return " ".join(text.strip().strip('"').split()).casefold()
+
+
+def same_rule(expected: str, actual: str | None) -> bool:
+    """Whether an answer citing ``actual`` cites the rule ``expected`` names.
+
+    >>> same_rule("6.1", "000 §6.1 Exception"), same_rule("6.1 Exception", "000 §6.1 Exception")
+    (True, True)
+    >>> same_rule("6.1", "000 §6.1.2"), same_rule("6.1 Exception", "000 §6.1")
+    (False, False)
+    >>> same_rule("Blocks", "002 §Blocks: Block placement restrictions")
+    True
+    >>> same_rule("Block placement restrictions", "002 §Blocks: Block placement restrictions")
+    True
+    >>> same_rule("5.2", "000 §5.2e, §8.3"), same_rule("8.3", "000 §5.2e, §8.3")
+    (True, True)
+    >>> same_rule("Overrun Attacks", "002 §Overrun Attacks: Blocks, wrecks, and mines")
+    True
+    """
+    if actual is None:
+        return False
+    want = _norm(expected)
+    text = actual.split("§", 1)[1] if "§" in actual else actual
+    for part in re.split(r",\s*§", " ".join(text.strip().split()).casefold()):
+        part = part.strip()
+        if want == part:
+            return True
+        number = _SECTION.match(part)
+        if number is not None and want == number.group(0) and not part[len(want):].startswith("."):
+            return True
+        if ":" in part and want in (h.strip() for h in part.split(":", 1)):
+            return True
+    return False

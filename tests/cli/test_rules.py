@@ -60,8 +60,8 @@ def test_check_move_illegal_step_exits_1_and_names_rule(game):
     code, out, _ = run("rules", "check-move", game, "-p", pos, "-u", "916/352",
                        "--path", "2218,2318,2418")
     assert code == 1
-    assert out.strip() == ("illegal at 2418: leg unit entered an enemy ZOC and must stop"
-                           " (000 §6.1)")
+    assert out.strip() == ("illegal at 2418: 916/352 entered the ZOC of 2 Rgr in 2318 and must"
+                           " stop (000 §6.1)")
 
 
 def test_unknown_unit_is_one_line_and_exit_2(game):
@@ -78,9 +78,27 @@ def test_stacking_and_supply_report_every_unit(game):
     code, out, _ = run("rules", "supply", game, "-p", pos, "--json")
     doc = json.loads(out)
     assert code == 0 and doc["2 Rgr"]["in_supply"] is True
-    assert doc["2 Rgr"]["rule"] == "000 §12.0"
+    assert doc["2 Rgr"]["rule"] == "000 §12.0 Exception"
 
 
 def test_los_on_a_game_without_los_rules_is_bad_input(game):
     code, _, err = run("rules", "los", game, "--from", "0101", "--to", "0303")
     assert code == 2 and "no line-of-sight rules" in err
+
+
+def test_rules_explain_prints_the_rules_of_the_game_with_its_own_citations():
+    """A builder reads what the validator will apply: for the invented Ridge Line, its own
+    summary's sections and nothing of a seed game; for Omaha, its Rangers (000 §11.2.3)."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["rules", "explain", "maps/examples/ridge", "--json"])
+    assert result.exit_code == 0, result.output
+    lines = json.loads(result.stdout)
+    assert {line["topic"] for line in lines} == {"Movement", "Zones of control", "Stacking",
+                                                  "Supply"}
+    assert all(line["rule"] is None or line["rule"].startswith("RIDGE §") for line in lines)
+    by_key = {line["key"]: line for line in lines}
+    assert by_key["zoc.enter"]["rule"] == "RIDGE §3.3" and "stop" in by_key["zoc.enter"]["text"]
+    assert "Ranger" not in result.stdout and "000" not in result.stdout
+    text = runner.invoke(cli, ["rules", "explain", "maps/omaha"])
+    assert text.exit_code == 0 and "Zones of control" in text.stdout
+    assert "Ranger" in text.stdout and "000 §" in text.stdout

@@ -9,16 +9,15 @@ from typing import Any
 
 import pytest
 
+from pipeline.rules.registry import registry
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
-GAMES = ("omaha", "june44", "cobra", "tactical")
-RULEBOOKS = {
-    "omaha": "000_3d79f68a6e3e33eb.txt",
-    "june44": "001_2c092b02feae28f3.txt",
-    "tactical": "002_9cac1969b0421155.txt",
-    "cobra": "003_de9c41aeffe9bb98.txt",
-}
-CODES = {game: book[:3] for game, book in RULEBOOKS.items()}
+# The seed games are the registered rule systems that answer with a game folder's profile.
+SEEDS = {spec.game: spec for spec in registry().values() if spec.game is not None}
+GAMES = tuple(SEEDS)
+RULEBOOKS = {game: spec.rulebook for game, spec in SEEDS.items()}
+CODES = {game: spec.code for game, spec in SEEDS.items()}
 
 
 def maps(game: str) -> Path:

@@ -170,14 +170,27 @@ def test_map_terrain_the_rules_do_not_price_is_an_error(game):
 
 
 def test_map_hexside_features_may_be_priced_as_roads_or_hexsides(game):
-    rewrite(game / "rules.json", lambda d: d["hexsides"].pop("minefield"))
+    def drop(d):
+        d["hexsides"].pop("minefield")
+        d["zoc"].pop("ezoc_to_ezoc_barred")  # it names the minefield hexside
+    rewrite(game / "rules.json", drop)
     assert error_of(lambda: check_game_dir(game)).endswith(
         "hexsides: no entry (in hexsides or roads) for hexside feature 'minefield', which"
         f" {game / 'map.json'} uses")
 
 
+def test_a_rule_naming_an_undeclared_feature_is_located(game):
+    rewrite(game / "rules.json", lambda d: d["hexsides"].pop("minefield"))
+    assert error_of(lambda: check_game_dir(game)) == (
+        f"{game / 'rules.json'}: zoc.ezoc_to_ezoc_barred.hexsides[0]: unknown hexside feature"
+        " 'minefield' (hexsides or roads: bridge, ditch, river, road, trail)")
+
+
 def test_vocabulary_nobody_uses_is_only_a_warning(game):
-    rewrite(game / "rules.json", lambda d: d["hexsides"].pop("bridge"))
+    def drop(d):
+        d["hexsides"].pop("bridge")
+        d["hexsides"]["river"].pop("bridged_between")  # it is crossed as a bridge
+    rewrite(game / "rules.json", drop)
     game_result = check_game_dir(game)[-1]
     assert game_result.warnings == (
         f"{game / 'rules.json'}: hexside feature 'bridge' of {game / 'map.json'}'s vocabulary has"

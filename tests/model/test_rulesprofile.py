@@ -69,28 +69,43 @@ def test_combat_lines_are_the_crt_rows(demo):
 
 def test_stacking_one_unit_three_on_beach_landing_hexes_000_s5_3_s11_2_1(demo):
     assert demo.stacking.limit == 1
-    assert demo.stacking.marker_limits == {"beachhead": 3}
+    [beach] = demo.stacking.hex_limits
+    assert (beach.marker, beach.terrain, beach.limit) == ("beachhead", "beach", 3)
+    assert beach.cite.endswith("§11.2.4")
 
 
 def test_zoc_leg_stop_mobile_surcharge_rangers_ignore_000_s6(demo):
     zoc = demo.zoc
-    assert zoc.exempt_flags == ["no_zoc"] and zoc.negated_by_friendly == []
-    assert zoc.stop_on_entry == ["leg"]
-    assert zoc.entry_surcharge == {"mobile": "half_printed_ma_round_down"}
-    assert zoc.ignored_by_flags == ["ranger"]
-    assert zoc.ezoc_to_ezoc_blocked_hexsides == ["minefield"]
+    assert [s.flags for s in zoc.not_exerted_by] == [["no_zoc"]]
+    assert zoc.negated_by_friendly.purposes == []
+    assert zoc.enter.stop and zoc.ezoc_to_ezoc.mode == "whole_ma"
+    mobile = zoc.by_class["mobile"]
+    assert mobile.enter is not None and not mobile.enter.stop
+    assert (mobile.enter.extra_ma_fraction, mobile.enter.rounding) == (0.5, "down")
+    assert [s.flags for s in zoc.ignored_by] == [["ranger"]]
+    assert zoc.ezoc_to_ezoc_barred is not None
+    assert zoc.ezoc_to_ezoc_barred.hexsides == ["minefield"]
+    assert zoc.ezoc_to_ezoc_barred.cite.endswith("§6.1 Exception")
 
 
 def test_supply_to_beachhead_markers_any_length_000_s12(demo):
     supply = demo.supply
-    assert supply.sides == ["allied"] and supply.max_length is None
-    assert [s.marker for s in supply.sources] == ["beachhead"]
-    assert supply.ezoc == "enter_or_exit_not_both" and supply.exempt_flags == ["ranger"]
+    assert supply.length.max is None
+    assert [(s.marker.type if s.marker else None, s.terrain) for s in supply.sources] == [
+        ("beachhead", "beach")]
+    assert supply.ezoc.mode == "enter_or_exit"
+    assert [(n.sides, n.flags) for n in supply.not_traced] == [(["german"], []), ([], ["ranger"])]
 
 
 def test_inclement_weather_halves_ma_rounding_up_000_s14_1(demo):
-    inclement = demo.movement.weather["inclement"]
-    assert (inclement.ma_factor, inclement.rounding) == (0.5, "up")
+    [inclement] = demo.movement.ma_modifiers
+    assert (inclement.weather, inclement.factor, inclement.rounding) == (
+        ["inclement"], 0.5, "up")
+
+
+def test_answers_quote_cites_with_the_short_rulebook_name(demo):
+    assert demo.cite_as == "000"
+    assert demo.cite_text(demo.zoc.ezoc_to_ezoc_barred.cite) == "000 §6.1 Exception"
 
 
 def test_every_cite_names_the_rulebook_file_not_a_path(demo):
@@ -136,9 +151,40 @@ def test_unit_class_keys_must_be_declared():
                            " 'mobil' (did you mean 'mobile'?) (unit_classes: leg, mobile)")
 
     def zoc(doc: dict[str, Any]) -> None:
-        doc["zoc"]["stop_on_entry"] = ["legs"]
+        doc["zoc"]["by_class"]["legs"] = {"enter": {"stop": True}}
     assert fails(zoc).startswith(
-        "maps/demo/rules.json: zoc.stop_on_entry[0]: unknown unit class 'legs'")
+        "maps/demo/rules.json: zoc.by_class.legs: unknown unit class 'legs'")
+
+
+@pytest.mark.parametrize(("place", "edit", "message"), [
+    ("movement.phases.mobile_movement.movers[0].classes[0]",
+     lambda d: d["movement"]["phases"]["mobile_movement"]["movers"][0].update(classes=["mob"]),
+     "unknown unit class 'mob'"),
+    ("supply.not_traced[0].sides[0]",
+     lambda d: d["supply"]["not_traced"][0].update(sides=["axis"]), "unknown side 'axis'"),
+    ("stacking.hex_limits[0].terrain",
+     lambda d: d["stacking"]["hex_limits"][0].update(terrain="beech"),
+     "unknown terrain 'beech' (did you mean 'beach'?)"),
+    ("zoc.not_exerted_by[0].roles[0]",
+     lambda d: d["zoc"]["not_exerted_by"][0].update(roles=["hq"]), "unknown role 'hq'"),
+])
+def test_every_name_a_rule_gives_is_declared(place, edit, message):
+    assert fails(edit).startswith(f"maps/demo/rules.json: {place}: {message}")
+
+
+def test_a_movement_modifier_says_one_change():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["movement"]["ma_modifiers"][0]["subtract"] = 1
+    assert fails(edit) == ("maps/demo/rules.json: movement.ma_modifiers[0]: a movement modifier"
+                           " needs exactly one of factor, subtract, subtract_from_state or"
+                           " max_hexes (given: factor, subtract)")
+
+
+def test_a_marker_source_names_its_marker():
+    def edit(doc: dict[str, Any]) -> None:
+        del doc["supply"]["sources"][0]["marker"]
+    assert fails(edit) == ("maps/demo/rules.json: supply.sources[0].marker: a 'marker' source"
+                           " needs 'marker'")
 
 
 @pytest.mark.parametrize(("cost", "ok"), [
@@ -183,86 +229,45 @@ def test_empty_combat_effect_is_refused():
 def test_unknown_system_gets_a_suggestion():
     def edit(doc: dict[str, Any]) -> None:
         doc["system"] = "june_44"
-    assert fails(edit) == ("maps/demo/rules.json: system: expected one of 'fm_omaha', 'june44',"
-                           " 'cobra', 'tactical', got 'june_44' (did you mean 'june44'?)")
+    assert fails(edit) == (
+        "maps/demo/rules.json: system: unknown rule system 'june_44' (did you mean 'june44'?):"
+        " registered systems are generic, cobra, fm_omaha, june44, tactical (a plugin registers"
+        " its own in the 'bocage.rules' entry-point group)")
 
 
-# -- the other three systems fit the same sections ---------------------------------------
+def test_no_system_is_the_kernel_alone():
+    doc = rules_from_data(profile_doc(), "game.json")
+    assert doc.system == "generic" and doc.file == "game.json"
 
 
-def profile(system: str, **sections: Any) -> dict[str, Any]:
+def profile_doc(**sections: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "kind": "rules", "system": system, "game": system, "source": "x",
-        "unit_classes": ["infantry"], "dice": "1d6",
-        "terrain": {"clear": {"move": 1, "combat": None, "note": "chosen for the test"}},
-        "zoc": {}, "stacking": {"limit": 1}, "supply": {}, "movement": {},
+        "kind": "rules", "game": "g", "source": "RULES.md", "unit_classes": ["infantry"],
+        "dice": "1d6", "terrain": {"clear": {"move": 1, "note": "chosen for the test"}},
+        "stacking": {"limit": 1},
     }
     base.update(sections)
     return base
 
 
-def test_june44_zoc_stacking_and_supply_001():
-    doc = rules_from_data(profile(
-        "june44", dice="1d10",
-        zoc={"exempt_flags": ["artillery_parens"], "blocked_by_hexsides": ["canal"],
-             "negated_by_friendly": ["supply"], "stop_on_entry": ["infantry"],
-             "ezoc_to_ezoc": "one_hex_into_friendly", "cite": "001 §6.0-§6.2"},
-        stacking={"limit": 2, "exceptions": [
-            {"size": "brigade", "max_count": 1, "value": 0, "note": "a third unit (001 §6.3)"},
-            {"flag": "fortification", "value": 0, "cite": "001 §11.1.1"}],
-            "no_mixing": [["US"], ["CW"]], "cite": "001 §6.3"},
-        supply={"sources": [
-            {"side": "allied", "kind": "controlled", "terrain": "beach", "cite": "001 §7.2"},
-            {"side": "german", "kind": "edge", "edge": "south", "cite": "001 §7.2"},
-            {"side": "german", "kind": "location", "location": "Cherbourg",
-             "condition": "German-controlled", "cite": "001 §7.2"}],
-            "out_of_supply_ma_factor": 0.5},
-        movement={"always_one_hex": True, "weather": {"modifier": {"sides": ["german"],
-                                                                   "note": "001 §7.5"}}},
-    ), "june44.json")
-    assert doc.stacking.exceptions[0].max_count == 1
-    assert [s.kind for s in doc.supply.sources] == ["controlled", "edge", "location"]
+def test_every_seed_profile_loads_and_names_its_system():
+    for game, system in (("omaha", "fm_omaha"), ("june44", "june44"), ("cobra", "cobra"),
+                         ("tactical", "tactical"), ("demo", "fm_omaha")):
+        doc = load_rules(ROOT / "maps" / game / "rules.json")
+        assert doc.system == system and doc.cite_as, game
 
 
-def test_cobra_zoc_stacking_supply_length_003():
-    doc = rules_from_data(profile(
-        "cobra", unit_classes=["infantry", "mechanized"],
-        terrain={"clear": {"move": 1, "combat": None, "note": "TEC"},
-                 "bocage": {"move": {"infantry": 2, "mechanized": 3}, "combat": {"shift": -1},
-                            "cite": "003 §5.7.1"}},
-        hexsides={"major_river": {"move": None, "combat": None, "note": "TEC"}},
-        roads={"primary_road": {"rate": None, "note": "TEC"},
-               "secondary_road": {"rate": {"infantry": None, "mechanized": None}, "note": "TEC"}},
-        zoc={"exempt_flags": ["hq", "flak"], "exempt_sizes": ["battalion"],
-             "blocked_by_hexsides": ["major_river", "all_sea"],
-             "not_into_terrain": ["caen_city", "cherbourg_city", "fortress"],
-             "negated_by_friendly": ["supply", "command", "retreat"],
-             "negation_exempt_flags": ["hq"], "stop_on_entry": ["infantry", "mechanized"],
-             "ezoc_to_ezoc": "disengage", "leave_cost": 2},
-        stacking={"limit": 1, "counts": "division_equivalents",
-                  "size_values": {"division": 1, "regiment": 1 / 3, "brigade": 1 / 3},
-                  "exceptions": [{"flag": "hq", "value": 0, "max_count": 1},
-                                 {"size": "battalion", "value": 0, "max_count": 2},
-                                 {"size": "brigade", "nationality": "British", "value": 0.5},
-                                 {"flag": "delay", "max_count": 1}]},
-        supply={"max_length": 12, "length_costs": {"bocage": 2, "secondary_road": 1,
-                                                   "major_river": 6},
-                "max_terrain": {"marsh": 1}, "out_of_supply_ma_factor": 0.5},
-        movement={"always_one_hex": True, "enemy_hexes": "prohibited_except_hq_only",
-                  "weather": {"overcast": {"sides": ["german"], "ma_factor": 2 / 3},
-                              "clear": {"sides": ["german"], "ma_factor": 1 / 3}}},
-    ), "cobra.json")
-    assert doc.terrain["bocage"].move == {"infantry": 2, "mechanized": 3}
-    assert doc.supply.max_length == 12 and doc.zoc.leave_cost == 2
-
-
-def test_tactical_has_no_zoc_and_stacks_four_002():
-    doc = rules_from_data(profile(
-        "tactical", unit_classes=["infantry", "vehicle"],
-        zoc={"exerted": False, "note": "the player aid has no ZOC rule"},
-        stacking={"limit": 4, "exceptions": [{"flag": "transport", "value": 0}]},
-        supply={"traced": False}, movement={"always_one_hex": True}), "tactical.json")
-    assert doc.zoc.exerted is False and doc.stacking.limit == 4
+def test_selectors_roles_and_phases_of_the_cobra_profile_003():
+    doc = load_rules(ROOT / "maps" / "cobra" / "rules.json")
+    assert [s.flags or s.sizes or s.types for s in doc.roles["hq"]] == [
+        ["hq"], ["corps"], ["headquarters"]]
+    movers = doc.movement.phases["mechanized_movement"].movers
+    british = next(m for m in movers if m.ma_factor is not None)
+    assert british.ma_factor == pytest.approx(2 / 3) and british.cite.endswith("§5.3.3")
+    assert doc.supply.length.max == 12
+    assert [c.counts for c in doc.supply.length.hex_counts] == [1, 1, 2]
+    assert doc.supply.length.crossings[0].counts == 6
+    assert doc.zoc.leave.extra_mp == 2 and doc.zoc.leave.no_reentry
 
 
 SUITE = ROOT / "tests" / "rules" / "scenarios"

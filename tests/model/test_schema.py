@@ -41,8 +41,7 @@ def test_there_is_one_schema_per_kind_of_file():
 
 @pytest.mark.parametrize(("kind", "required"), [
     ("map", {"kind", "game", "title", "illustrative", "source", "boards", "terrain_types"}),
-    ("rules", {"kind", "system", "game", "source", "unit_classes", "dice", "terrain", "zoc",
-               "stacking", "supply", "movement"}),
+    ("rules", {"kind", "game", "source", "unit_classes", "dice", "terrain", "stacking"}),
     ("scenario", {"kind", "game", "name", "source", "first_turn", "last_turn"}),
     ("position", {"kind", "game", "turn", "phase", "active_side"}),
     ("units", {"id", "side", "type"}),

@@ -200,7 +200,7 @@ def test_supply_lines_obey_the_counting_rules_003_s10_3(seed: int) -> None:
                     sit.map.features(to, leaves) & {"primary_road", "secondary_road"})
                 marsh += not (road and out_road)
         assert total <= 12 and marsh <= 1, (uid, [e.name(h) for h in line])
-        assert answer.reason.startswith(f"{total} hexes")
+        assert answer.reason.startswith(f"{total} hex{'' if total == 1 else 'es'} counted")
 
 
 # -- movement allowance -------------------------------------------------------------------
@@ -401,13 +401,15 @@ def test_one_search_from_every_source_003_s10_3_1() -> None:
 
 def test_a_longer_line_with_one_marsh_hex_beats_a_short_one_with_two_003_s10_3_2() -> None:
     """The shortest lines from 0501 (4 hexes: 0401, 0302 or 0301, 0201, 0101) pass two
-    marsh hexes; the search keeps the costlier state with one marsh for 0302 and finds
-    0401, 0302, 0202, 0102, 0101 (5 hexes)."""
+    marsh hexes; the search keeps the costlier states with one marsh and finds a line of
+    5 hexes through one of them."""
     e = engine(5, 2, [unit("A", "allied", "0501")], {"0401": ["marsh"], "0201": ["marsh"]},
                markers=[{"type": "supply_source", "side": "allied", "hex": "0101"}])
     answer = e.supply(["A"])["A"]
     assert answer.in_supply and answer.reason.startswith("5 hexes")
-    assert [e.name(h) for h in answer.path] == ["0501", "0401", "0302", "0202", "0102", "0101"]
+    line = [e.name(h) for h in answer.path]
+    assert line[0] == "0501" and line[-1] == "0101" and len(line) == 6
+    assert sum(h in ("0401", "0201") for h in line[1:]) == 1
 
 
 def test_own_marsh_hex_is_not_traced_through_003_s10_3_2() -> None:

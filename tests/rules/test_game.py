@@ -74,6 +74,34 @@ def test_position_with_a_unit_in_an_enemy_occupied_hex_is_refused(game):
         load_game(game, path)
 
 
+def test_a_saved_game_s_hex_both_sides_hold_is_answered_hex_by_hex(game):
+    """000 §5.2d: no unit may stand in an enemy hex. A saved game (mixed="report") keeps
+    such a hex: its units' questions are reported, citing the profile's enemy_hexes, and
+    every other unit is answered."""
+    def edit(doc):
+        doc["units"][0]["hex"] = doc["units"][1]["hex"]
+    path = _position(game, edit)
+    situation = load_game(game, path, "report")
+    (h, units), = situation.mixed_hexes.items()
+    first, second = (u.id for u in units)
+    assert len({u.side for u in units}) == 2
+    engine = Engine(situation)
+    answers = engine.supply()
+    name = engine.name(h)
+    for uid in (first, second):
+        assert answers[uid].in_supply is None and answers[uid].rule == "000 §5.2d"
+        assert answers[uid].reason == (f"not answered: hex {name} holds units of both sides:"
+                                       f" {units[0].id} ({units[0].side}),"
+                                       f" {units[1].id} ({units[1].side})")
+        with pytest.raises(DataError, match=f"unit '{uid}': hex {name} holds units of both"):
+            engine.reachable(uid)
+    stacked = engine.stacking(h)
+    assert (stacked.legal, stacked.rule, stacked.at) == (False, "000 §5.2d", name)
+    # The others are traced as usual, with every piece where the save has it.
+    others = {i: a for i, a in answers.items() if i not in (first, second)}
+    assert others and all(isinstance(a.in_supply, bool) for a in others.values())
+
+
 def _two_boards(game: Path) -> Path:
     """The demo folder turned into a map of two 4 x 3 boards, B placed east of A."""
     doc = json.loads((game / "map.json").read_text())

@@ -19,8 +19,10 @@ import pytest
 
 from pipeline.hexgrid import Hex
 from pipeline.rules import Engine, case_from_data
-from pipeline.rules.systems.base import SupplyAnswer
+import pipeline.rules.supply as supply_module
+from pipeline.rules.supply import Tracing, source_hexes
 from pipeline.rules.systems.june44 import June44
+from pipeline.rules.verdict import SupplyAnswer
 
 CHART = {"hex": {"clear": 1, "woods": 2, "bocage": 3, "hill": 2, "city": 1, "swamp": 3,
                  "beach": 1},
@@ -64,20 +66,11 @@ def path(e: Engine, uid: str, *ids: str) -> dict[str, Any]:
 
 # -- every rule names its section ----------------------------------------------------------
 
-def _own_functions() -> list[tuple[str, Any]]:
-    out = []
-    for name, member in vars(June44).items():
-        fn = member.__func__ if isinstance(member, staticmethod) else member
-        if inspect.isfunction(fn):
-            out.append((name, fn))
-    return out
-
-
-@pytest.mark.parametrize(("name", "fn"), _own_functions(), ids=lambda x: x if isinstance(x, str)
-                         else "")
-def test_every_rule_docstring_cites_001_and_a_section(name: str, fn: Any) -> None:
-    assert fn.__doc__ and re.search(r"001 §\d+\.\d+", fn.__doc__), (
-        f"June44.{name} must cite the rulebook as '001 §x.y'")
+def test_every_june44_rule_is_the_profiles_the_system_adds_no_procedure() -> None:
+    """001: every June '44 rule is a table of maps/june44/rules.json; the system overrides
+    no kernel hook and defines no function of its own."""
+    assert June44.overrides == {}
+    assert not [n for n, m in vars(June44).items() if inspect.isfunction(m)]
 
 
 def test_every_verdict_cites_the_june44_rulebook() -> None:
@@ -245,11 +238,10 @@ def _reference_supply(e: Engine, uid: str) -> bool:
     """7.2 traced for one unit alone, straight from the text: a line from the unit's hex
     (not entered) through hexes free of enemy units and of unnegated EZOC, across no
     prohibited hexside, into a source hex (entered like any other)."""
-    sit, system = e.situation, e.system
-    assert isinstance(system, June44)
+    sit = e.situation
     me = sit.unit(uid)
     assert me.hex is not None
-    sources = set(system.supply_sources(e, me.side))
+    sources = set(source_hexes(e, Tracing(me.side)))
 
     def may_enter(h: Hex) -> bool:
         if sit.enemy_in(h, me.side):
@@ -321,31 +313,29 @@ def _assert_line_is_legal(e: Engine, uid: str, answer: SupplyAnswer) -> None:
     side = sit.unit(uid).side
     line = list(answer.path)
     assert line[0] == sit.unit(uid).hex
-    assert isinstance(e.system, June44)
-    assert line[-1] in e.system.supply_sources(e, side)
+    assert line[-1] in source_hexes(e, Tracing(side))
     for a, b in zip(line, line[1:]):
         assert e.grid.adjacent(a, b)
         assert not sit.enemy_in(b, side)
         assert not e.in_enemy_zoc(b, side) or any(u.side == side for u in sit.units_in(b))
 
 
-class _Counting(June44):
-    searches: list[str]
-
-    def supply_network(self, engine: Engine, side: str,
-                       sources: dict[Hex, str]) -> dict[Hex, Hex | None]:
-        self.searches.append(side)
-        return super().supply_network(engine, side, sources)
-
-
-def test_supply_is_one_search_per_side_not_one_per_unit() -> None:
+def test_supply_is_one_search_per_side_not_one_per_unit(monkeypatch) -> None:
     e = _random_supply_engine(3)
-    counting = _Counting()
-    counting.searches = []
-    e.system = counting
-    e.supply()
+    searches: list[str] = []
+    real = supply_module._trace
+
+    def counting(engine: Engine, tracing: Tracing, targets: Any) -> Any:
+        if targets is None:
+            searches.append(tracing.side)
+        return real(engine, tracing, targets)
+
+    monkeypatch.setattr(supply_module, "_trace", counting)
+    answers = e.supply()
     sides = {u.side for u in e.situation.units if u.hex is not None}
-    assert sorted(counting.searches) == sorted(sides)
+    with_sources = {side for side in sides if source_hexes(e, Tracing(side))}
+    assert with_sources and sorted(searches) == sorted(with_sources)
+    assert len(answers) == len(e.situation.units)
 
 
 def test_supply_does_not_cross_the_canal_except_by_a_bridge() -> None:

@@ -1,8 +1,8 @@
-"""The numbers a table can say come from the game's rules profile (rules.json).
+"""The numbers and lists a table can say come from the game's rules profile (rules.json).
 
-A scenario case has no profile and is answered with the published numbers the
-systems were written from; a game folder's profile supplies them instead, so a
-builder who edits one (a variant, an erratum) changes the engine's answers.
+No system holds a published number: a scenario case without a profile of its own is
+answered with the one its system registers (the seed folder's rules.json), and a
+builder who edits a profile (a variant, an erratum) changes the engine's answers.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from pipeline.model import load_rules, rules_from_data
 from pipeline.rules import Engine, case_from_data, run_case
 from pipeline.rules.cases import Case
 from pipeline.rules.errors import RulesError
+from pipeline.rules.registry import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = Path(__file__).parent / "scenarios"
-FOLDERS = {"fm_omaha": "omaha", "june44": "june44", "cobra": "cobra", "tactical": "tactical"}
+FOLDERS = {name: spec.game for name, spec in registry().items() if spec.game is not None}
 
 
 def _cases(system: str) -> list[Case]:
@@ -40,10 +41,13 @@ def _with_profile(case: Case, edit: Any = None) -> Case:
 
 
 @pytest.mark.parametrize("system", sorted(FOLDERS))
-def test_every_case_passes_with_its_game_profile(system):
+def test_a_case_without_a_profile_is_answered_with_the_seed_folders(system):
     """The seed profiles hold the published numbers: every scenario case of the system,
-    derived from the rulebook, still passes when the numbers come from the profile."""
-    failed = [c.id for c in _cases(system) if not run_case(_with_profile(c)).passed]
+    derived from the rulebook, is answered with maps/<game>/rules.json and passes."""
+    cases = _cases(system)
+    assert {c.situation.profile.file for c in cases} == {
+        str(ROOT / "maps" / FOLDERS[system] / "rules.json")}
+    failed = [c.id for c in cases if not run_case(_with_profile(c)).passed]
     assert failed == []
 
 
@@ -79,12 +83,12 @@ def test_supply_length_from_the_profile_003_10_3_1():
                     v is True or (isinstance(v, dict) and v.get("in_supply"))
                     for v in c.expect.get("units", {}).values()) and c.expect.get("units"))
     published = Engine(_with_profile(case).situation).supply()
-    shorter = Engine(_with_profile(case, _edit("supply.max_length", 0)).situation).supply()
+    shorter = Engine(_with_profile(case, _edit("supply.length.max", 0)).situation).supply()
     traced = [uid for uid, a in published.items() if a.in_supply and len(a.path) > 1]
     assert traced, "the case traces at least one line"
     for uid in traced:
         assert not shorter[uid].in_supply
-        assert shorter[uid].rule == "003 §10.3.1" and "more than 0" in shorter[uid].reason
+        assert shorter[uid].rule == "003 §10.3.1" and "longer than 0" in shorter[uid].reason
 
 
 def test_disengagement_cost_from_the_profile_003_5_6_1():
@@ -93,7 +97,7 @@ def test_disengagement_cost_from_the_profile_003_5_6_1():
     case = _case("cobra", "cob-11-in-ezoc-no-one-hex-cannot-disengage")
     engine = Engine(_with_profile(case).situation)
     assert engine.reachable("A").costs == {}
-    engine = Engine(_with_profile(case, _edit("zoc.leave_cost", 0)).situation)
+    engine = Engine(_with_profile(case, _edit("zoc.leave.extra_mp", 0)).situation)
     costs = {engine.name(h): c for h, c in engine.reachable("A").costs.items()}
     assert costs == {"0103": 1, "0203": 1, "0303": 1}
 
@@ -103,7 +107,8 @@ def test_a_null_number_is_named_not_guessed():
     case = next(c for c in _cases("tactical") if c.query["kind"] == "stacking_ok")
     edited = _with_profile(case, _edit("stacking.limit", None))
     h = case.situation.map.grid.hex(case.query["hex"])
-    with pytest.raises(RulesError, match=r"stacking\.limit null.*fill in stacking\.limit"):
+    with pytest.raises(RulesError, match=r"rules\.json: stacking\.limit: .* not given \(null\);"
+                       r" fill in stacking\.limit"):
         Engine(edited.situation).stacking(h)
 
 
@@ -122,7 +127,8 @@ def test_profile_fractions_round_like_the_rulebook_003_2_6():
     """003 §5.4.2 overcast: the MPA reduced by a third, rounded up (§2.6). The profile
     holds 2/3 as a float; 9 MP must give 6, not 7."""
     doc = json.loads((ROOT / "maps" / "cobra" / "rules.json").read_text())
-    assert doc["movement"]["weather"]["overcast"]["ma_factor"] == pytest.approx(2 / 3)
+    overcast = [m for m in doc["movement"]["ma_modifiers"] if m.get("weather") == ["overcast"]]
+    assert overcast[0]["factor"] == pytest.approx(2 / 3)
     case = next(c for c in _cases("cobra") if c.query["kind"] == "reachable")
     unit = case.situation.unit(case.query["unit"])
     german = dataclasses.replace(unit, side="german", ma=9.0)
@@ -148,6 +154,6 @@ def test_where_a_zoc_reaches_comes_from_the_profile_003_7_6():
             return engine.check_path(unit, hexes).verdict.legal
 
         assert legal()
-        emptied = _edit("zoc.blocked_by_hexsides", []) if "river" in case_id else _edit(
-            "zoc.not_into_terrain", [])
+        emptied = _edit("zoc.reach.blocked_by_hexsides", []) if "river" in case_id else _edit(
+            "zoc.reach.not_into_terrain", [])
         assert not legal(emptied), case_id

@@ -9,6 +9,8 @@ always see each other.
 
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any
 
 from hypothesis import given, settings
@@ -17,7 +19,6 @@ from hypothesis import strategies as st
 from pipeline.hexgrid import Hexside
 from pipeline.rules import Engine, case_from_data
 from pipeline.rules.los import trace
-from pipeline.rules.systems.tactical import Tactical
 
 COLS, ROWS = 6, 6
 IDS = [f"{c:02d}{r:02d}" for c in range(1, COLS + 1) for r in range(1, ROWS + 1)]
@@ -106,7 +107,7 @@ def test_always_apply_los_rules_in_favor_of_the_defender__bar_on_the_line_blocks
     e = engine(hexsides=[{"hexes": [g.id(side.a), g.id(side.b)], "features": [bar]}])
     verdict = e.los(g.hex(a), g.hex(b))
     assert not verdict.legal
-    assert verdict.rule == "002 §Always apply LOS rules in favor of the defender"
+    assert verdict.rule == "002 §LOS: Always apply LOS rules in favor of the defender"
     assert verdict.at == g.hexside_id(side)
 
 
@@ -136,10 +137,11 @@ def test_always_apply_los_rules_in_favor_of_the_defender__a_corner_touches_the_h
     a, b = e.grid.hex("0102"), e.grid.hex("0302")
     assert not e.los(a, b).legal
 
-    class Lenient(Tactical):
-        CORNERS_BLOCK = False
-
-    e.system = Lenient()
+    profile = e.situation.profile
+    assert profile.los is not None
+    lenient = profile.model_copy(update={"los": profile.los.model_copy(
+        update={"corners_block": False})})
+    e = Engine(dataclasses.replace(e.situation, profile=lenient))
     assert e.los(a, b).legal
 
 
@@ -218,7 +220,8 @@ def test_overrunning_units_must_move_straight_through__not_into_another_enemy() 
     assert not verdict.legal and verdict.at == "0303"
     stay = e.check_path("T", two[:2], overrun=True).verdict
     assert not stay.legal and stay.at == "0302"
-    assert stay.rule == "002 §Overrunning units must move straight through the target hex"
+    assert stay.rule == ("002 §Overrun Attacks: Overrunning units must move straight through the"
+                         " target hex")
 
 
 def test_armored_vehicles_may_engage_in_overrun_attacks__and_move_on_after() -> None:
@@ -229,7 +232,7 @@ def test_armored_vehicles_may_engage_in_overrun_attacks__and_move_on_after() -> 
     assert e.check_path("T", path, overrun=True).cost == 3
     infantry = engine([unit("A", "0301"), unit("E", "0302", side="german")])
     verdict = infantry.check_path("A", path, overrun=True).verdict
-    assert verdict.rule == "002 §Armored vehicles may engage in Overrun Attacks"
+    assert verdict.rule == "002 §Overrun Attacks: Armored vehicles may engage in Overrun Attacks"
     assert not e.check_path("T", path).verdict.legal  # no overrun declared
 
 
@@ -241,7 +244,8 @@ def test_fortifications_blocks_and_mines_may_not_occupy_the_same_hex() -> None:
                         {"type": "block", "hex": "0202"}])
     verdict = e.stacking(e.grid.hex("0202"))
     assert not verdict.legal
-    assert verdict.rule == "002 §Fortifications, Blocks, and Mines may not occupy the same hex"
+    assert verdict.rule == ("002 §Fortifications: Fortifications, Blocks, and Mines may not"
+                            " occupy the same hex")
 
 
 def test_the_stacking_limit__no_stopping_in_a_full_hex_passing_is_fine() -> None:

@@ -153,14 +153,46 @@ def test_rules_answer_on_a_save():
     assert moves.exit_code == 0 and json.loads(moves.stdout)["start"] == "2416"
 
 
-def test_rules_refuse_the_crowded_save_naming_the_mixed_hex():
-    """The script stacked 2 Rgr with 916/352 at 2317: the rules refuse positions with both
-    sides in one hex (000 §5.2d), naming the save and the hex."""
+def test_rules_answer_the_crowded_save_hex_by_hex():
+    """The script stacked 2 Rgr with 916/352 at 2317. No unit may stand in an enemy hex
+    (000 §5.2d), but a save records where the players left the pieces: that hex is
+    reported with its units, every other question answered."""
     save = reference("vassal-saves", "demo-crowded.vsav")
-    result = CliRunner().invoke(cli, ["rules", "stacking", "maps/demo", "--vsav", str(save)])
-    assert result.exit_code == 2
-    assert result.stderr.count("\n") == 1 and f"{save} (read as a position)" in result.stderr
-    assert "hex 2317 holds units of both sides" in result.stderr
+    runner = CliRunner()
+    stacking = runner.invoke(cli, ["rules", "stacking", "maps/demo", "--vsav", str(save),
+                                   "--json"])
+    assert stacking.exit_code == 1, stacking.output
+    hexes = json.loads(stacking.stdout)
+    assert set(hexes) == {"2020", "2120", "2317"}  # every hex a unit stands in
+    assert hexes["2317"] == {"legal": False, "rule": "000 §5.2d", "at": "2317",
+                             "reason": "hex 2317 holds units of both sides: 2 Rgr (allied),"
+                                       " 916/352 (german)"}
+    assert hexes["2120"]["legal"] is True and hexes["2020"]["rule"] == "000 §5.3"
+    warnings = stacking.stderr.splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith(f"bocage: warning: {save}: hex 2317")
+
+    supply = runner.invoke(cli, ["rules", "supply", "maps/demo", "--vsav", str(save), "--json"])
+    assert supply.exit_code == 1, supply.output
+    answers = json.loads(supply.stdout)
+    assert {i for i, a in answers.items() if a["in_supply"] is None} == {"2 Rgr", "916/352"}
+    assert answers["2 Rgr"]["reason"].startswith("not answered: hex 2317 holds units of both")
+    assert answers["9/2"]["in_supply"] is True and answers["9/2"]["path"] == ["2120", "2121"]
+    assert all(answers[i]["in_supply"] is True for i in ("914/352", "915/352", "352/352"))
+    text = runner.invoke(cli, ["rules", "supply", "maps/demo", "--vsav", str(save)])
+    assert [line.split()[0] for line in text.stdout.splitlines()
+            if "NOT ANSWERED" in line] == ["2", "916/352"]
+
+    moves = runner.invoke(cli, ["rules", "moves", "maps/demo", "--vsav", str(save), "-u", "9/2",
+                                "--json"])
+    assert moves.exit_code == 0, moves.output
+    reach = json.loads(moves.stdout)
+    assert reach["start"] == "2120" and "2317" not in reach["reachable"]
+    stuck = runner.invoke(cli, ["rules", "moves", "maps/demo", "--vsav", str(save), "-u",
+                                "2 Rgr"])
+    assert stuck.exit_code == 2
+    last = stuck.stderr.splitlines()[-1]
+    assert last.startswith(f"bocage: {save}: query: unit '2 Rgr': hex 2317 holds units of both")
+    assert last.endswith("so its move is not answered (000 §5.2d)")
 
 
 # -- hostile or broken saves: one line, exit 2 -------------------------------------------------

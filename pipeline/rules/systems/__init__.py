@@ -1,25 +1,19 @@
-"""One module per rule system; :func:`system_for` picks by the system id."""
+"""The registered rule systems: the kernel's four seed games, each only its procedures.
+
+Which systems exist is :mod:`pipeline.rules.registry`'s business (the
+``bocage.rules`` entry points); :func:`system_for` is kept here for callers
+that reach for a system by id.
+"""
 
 from __future__ import annotations
 
-from pipeline.rules.errors import RulesError
 from pipeline.rules.systems.base import System
 
-__all__ = ["SYSTEM_IDS", "system_for"]
-
-SYSTEM_IDS = ("fm_omaha", "june44", "cobra", "tactical")
+__all__ = ["system_for"]
 
 
 def system_for(name: str) -> System:
-    """The rules of a system id (``fm_omaha``, ``june44``, ``cobra``, ``tactical``)."""
-    from pipeline.rules.systems import cobra, fm_omaha, june44, tactical
+    """A fresh instance of the registered rule system ``name``."""
+    from pipeline.rules.registry import system_for as registered
 
-    table: dict[str, type[System]] = {
-        "fm_omaha": fm_omaha.FireAndMovement,
-        "june44": june44.June44,
-        "cobra": cobra.Cobra,
-        "tactical": tactical.Tactical,
-    }
-    if name not in table:
-        raise RulesError(f"unknown rule system '{name}' (known: {', '.join(SYSTEM_IDS)})")
-    return table[name]()
+    return registered(name)

@@ -1,110 +1,69 @@
-"""What every game's rules share, and the hooks where they differ.
+"""The hooks of a rule system: what the engine and the movement search ask of it.
 
-A :class:`System` answers the procedural questions of one rule system. Tables
-(costs, rates) come from the situation's chart; rules that are procedures live
-in the subclasses, each citing its rulebook and section.
+:class:`~pipeline.rules.kernel.Kernel` answers every hook from the game's
+profile. A registered rule system subclasses the kernel and overrides only the
+hooks its own procedures need, declaring each in :attr:`System.overrides` with
+the section it implements; it holds no published number (those are the
+profile's) and reads the profile keys it declares in :attr:`System.reads`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from pipeline.hexgrid import Hex
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.situation import Unit
-from pipeline.rules.verdict import Verdict
+from pipeline.rules.verdict import SupplyAnswer, Verdict
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["Cost", "Steps", "SupplyAnswer", "System"]
+__all__ = ["REPOSITORY", "Steps", "SupplyAnswer", "System"]
 
 # Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
 Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
 
-_ABSENT = object()
-
-
-@dataclass(frozen=True)
-class Cost:
-    """MP to enter a hex, or the terrain that prohibits it."""
-
-    mp: float
-    prohibited_by: str | None = None
-
-
-_FREE = Cost(0.0)
-
-
-@dataclass(frozen=True)
-class SupplyAnswer:
-    """One unit's supply status and why."""
-
-    in_supply: bool
-    rule: str | None
-    reason: str
-    path: tuple[Hex, ...] = ()
-
-    def to_dict(self, name: Any) -> dict[str, Any]:
-        """JSON-ready, hexes by printed id."""
-        return {"in_supply": self.in_supply, "rule": self.rule, "reason": self.reason,
-                "path": [name(h) for h in self.path]}
+#: The repository the seed systems' reference profiles (maps/<game>/rules.json) are in.
+REPOSITORY = Path(__file__).resolve().parents[3]
 
 
 class System:
-    """Rules every game shares; subclasses override what differs."""
+    """The hooks of a rule system; :class:`~pipeline.rules.kernel.Kernel` implements them
+    from the profile, and a registered system overrides the ones it declares."""
 
+    #: The system's id, under which it is registered (entry-point group ``bocage.rules``).
     name: ClassVar[str] = ""
+    #: What it is, in a few words.
+    title: ClassVar[str] = ""
+    #: The rulebook its procedures come from (a file name) and how its answers name it.
+    rulebook: ClassVar[str] = ""
     code: ClassVar[str] = ""  # the rulebook's file number: "000", "001", "002", "003"
-    # A rulebook without section numbers is cited by its paragraphs' opening words.
+    #: The profile keys it reads (``"zoc.enter"``, ``"terrain.*.minimum"``...).
+    reads: ClassVar[frozenset[str]] = frozenset()
+    #: The kernel hooks it replaces, each with the section of the rule it implements.
+    overrides: ClassVar[dict[str, str]] = {}
+    #: The profile its scenario cases are answered with when they carry none.
+    reference: ClassVar[Path | None] = None
+    # A rulebook without section numbers is cited by its paragraphs' headings.
     cites_paragraphs: ClassVar[bool] = False
 
     def cite(self, section: str) -> str:
-        """A citation of this game's rulebook."""
+        """A citation of this system's rulebook (``"000 §11.2.1"``)."""
         return f"{self.code} §{section}"
-
-    # -- numbers a table can say -----------------------------------------------------
-
-    def setting(self, engine: Engine, path: str, published: Any) -> Any:
-        """A value of the game's rules profile, by dotted path (``"supply.max_length"``).
-
-        A question without a profile (a scenario case) gets ``published``, the
-        number of the game this system was written from, as does a profile whose
-        table has no such key; a builder's profile that changes the number
-        changes the answer.
-        """
-        node: Any = engine.situation.profile
-        if node is None:
-            return published
-        for part in path.split("."):
-            node = node.get(part, _ABSENT) if isinstance(node, dict) else getattr(
-                node, part, _ABSENT)
-            if node is _ABSENT:
-                return published
-        return node
-
-    def number(self, engine: Engine, path: str, published: float) -> float:
-        """A number the rules need from the profile; ``null`` there is refused by name."""
-        value = self.setting(engine, path, published)
-        if value is None:
-            raise RulesError(f"the rules profile leaves {path} null and {self.code} needs it:"
-                             f" fill in {path} in rules.json")
-        return float(value)
 
     # -- movement hooks ------------------------------------------------------------
 
     def allowance(self, engine: Engine, query: MoveQuery) -> float:
-        """MP the mover may spend this phase (printed MA unless a rule changes it)."""
-        return min(u.ma for u in query.movers)
+        """MP the mover may spend this phase."""
+        raise NotImplementedError
 
     def start(self, engine: Engine, query: MoveQuery) -> Move | Verdict:
         """The state before the first step, or why the unit may not move at all."""
-        assert query.unit.hex is not None
-        return Move(query.unit.hex, 0.0, self.allowance(engine, query))
+        raise NotImplementedError
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
         """The state after entering ``to``, or why that is illegal."""
@@ -114,10 +73,10 @@ class System:
         """The steps out of ``move.hex``: *plain* ones as ``(hex, MP)`` and the rest.
 
         A plain step needs no rule but the budget: it is legal when the MP are
-        left, costs exactly that, and leaves the mover with no memory and no
-        stop. The search makes those itself without calling :meth:`enter` (the
-        hot path of every movement question). The default has none: every
-        neighbour goes through :meth:`enter`.
+        left, costs exactly that, and leaves the mover remembering only what
+        :meth:`carried` keeps, with no stop. The search makes those itself
+        without calling :meth:`enter` (the hot path of every movement question).
+        The default has none: every neighbour goes through :meth:`enter`.
         """
         return (), engine.grid.adjacency[move.hex]
 
@@ -146,6 +105,14 @@ class System:
         assert isinstance(table, dict)
         return table
 
+    def carried(self, memory: frozenset[str]) -> frozenset[str]:
+        """What a plain step keeps of the mover's memory (default: all of it).
+
+        What a plain step carries may only restrict the mover (a hex it may not re-enter,
+        a stack it may not join): the search drops such a state where the same hex is
+        reached for no more MP with nothing remembered."""
+        return memory
+
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
         """Why a plain step into ``to`` costing ``cost`` MP is refused from ``move``."""
@@ -154,133 +121,40 @@ class System:
 
     def end(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """Why the mover may not end its move here, or ``None``."""
-        here = engine.situation.units_in(move.hex)
-        if not here and len(query.movers) == 1:
-            return None  # one unit alone in a hex stacks legally in every game
-        ids = {u.id for u in query.movers}
-        others = tuple(u for u in here if u.id not in ids)
-        placed = tuple(u for u in query.movers)
-        verdict = self.stacking(engine, move.hex, others + placed)
-        return None if verdict.legal else verdict
+        return None
 
     # -- zones of control ----------------------------------------------------------
 
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
         """Whether a unit has a zone of control."""
-        return not self.zoc_exempt(engine, unit, published=False)
-
-    @staticmethod
-    def zoc_exempt(engine: Engine, unit: Unit, published: bool) -> bool:
-        """Whether the game's rules profile says a unit exerts no ZOC (its ``zoc`` lists:
-        ``exempt_flags``, ``exempt_types``, ``exempt_sizes``; ``exerted: false`` for a
-        game without ZOC). Without a profile (a scenario case), ``published``: the
-        system's own reading of the published rule."""
-        profile = engine.situation.profile
-        if profile is None:
-            return published
-        zoc = profile.zoc
-        return (not zoc.exerted or any(unit.flag(f) for f in zoc.exempt_flags)
-                or unit.get("type") in zoc.exempt_types or unit.get("size") in zoc.exempt_sizes)
+        return False
 
     def zoc_reaches(self, engine: Engine, unit: Unit, into: Hex) -> bool:
         """Whether a unit's ZOC extends from its hex into the adjacent ``into``."""
         return True
 
+    def zone_of_control(self, engine: Engine, unit: Unit) -> list[Hex]:
+        """The hexes ``unit``'s ZOC extends into: none unless it exerts one
+        (:meth:`exerts_zoc`), else the neighbours it reaches (:meth:`zoc_reaches`)."""
+        if unit.hex is None or not self.exerts_zoc(engine, unit):
+            return []
+        return [n for n in engine.grid.neighbours(unit.hex)
+                if self.zoc_reaches(engine, unit, n)]
+
     # -- other questions -----------------------------------------------------------
 
     def supply(self, engine: Engine, units: list[Unit]) -> dict[str, SupplyAnswer]:
         """Supply status of units, all traced in one pass."""
-        raise RulesError(f"{self.name} has no supply rules in bocage yet")
+        raise RulesError(f"the {self.name} rules have no supply rules")
 
     def stacking(self, engine: Engine, h: Hex, units: tuple[Unit, ...]) -> Verdict:
         """Whether these units may stand together in hex ``h``."""
-        raise RulesError(f"{self.name} has no stacking rules in bocage yet")
+        raise RulesError(f"the {self.name} rules have no stacking rules")
 
     def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:
         """Whether a reinforcement may be placed in ``h``."""
-        raise RulesError(f"{self.name} has no reinforcement placement rules")
+        raise RulesError(f"the {self.name} rules have no reinforcement placement rules")
 
     def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
         """Whether the line of sight between two hexes is clear."""
-        raise RulesError(f"{self.name} has no line-of-sight rules")
-
-    # -- shared terrain arithmetic -------------------------------------------------
-
-    def hex_cost(self, engine: Engine, h: Hex, unit_class: str) -> Cost:
-        """Cost of a hex's terrain: the highest of its terrains plus every ``+N``.
-
-        000 §5.4 and 001 §10.1: the highest cost of several terrains; "+N"
-        terrain is added to the highest other cost, or to clear when there is
-        none (SCENARIOS.md §2.2).
-        """
-        # Keyed by the hex's terrain, not the hex: a map has few terrain mixes.
-        key = ("hex_cost", engine.situation.map.tags(h), unit_class)
-        known = engine.memo.get(key)
-        if known is None:
-            known = engine.memo[key] = self._hex_cost(engine, h, unit_class)
-        assert isinstance(known, Cost)
-        return known
-
-    def _hex_cost(self, engine: Engine, h: Hex, unit_class: str) -> Cost:
-        chart = engine.situation.chart
-        base: float | None = None
-        added = 0.0
-        for tag in engine.situation.map.tags(h):
-            raw = chart.hex.get(tag, _ABSENT)
-            if raw is _ABSENT:
-                continue  # a tag with no movement effect (e.g. a named area)
-            cost = chart.hex_cost(tag, unit_class)
-            if cost == "P":
-                return Cost(math.inf, tag)
-            if cost is None:
-                raise RulesError(f"no movement cost for terrain '{tag}' ({unit_class}): the rulebook"
-                                 f" leaves it to the map's chart; fill in terrain.{tag}.move")
-            if isinstance(cost, str):
-                added += float(cost.lstrip("+"))
-            else:
-                base = cost if base is None else max(base, float(cost))
-        if base is None:
-            clear = chart.hex_cost("clear", unit_class)
-            base = float(clear) if isinstance(clear, (int, float)) else 1.0
-        return Cost(base + added)
-
-    def prohibiting(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
-                    ignore: frozenset[str] = frozenset()) -> str | None:
-        """The hex terrain or hexside feature the chart marks ``"P"`` for this step.
-
-        Unlike :meth:`hex_cost`, a ``null`` (unknown) cost is not an error here:
-        questions that only ask "may a unit go there at all" (supply lines, ZOC)
-        can be answered while the map's chart is still being filled in.
-        """
-        chart, gmap = engine.situation.chart, engine.situation.map
-        for feature in sorted(gmap.features(frm, to) - ignore):
-            if chart.hexside_cost(feature, unit_class) == "P":
-                return f"the {feature} hexside"
-        for tag in gmap.tags(to):
-            if chart.hex_cost(tag, unit_class) == "P":
-                return f"{tag} terrain"
-        return None
-
-    def hexside_cost(self, engine: Engine, frm: Hex, to: Hex, unit_class: str,
-                     ignore: frozenset[str] = frozenset()) -> Cost:
-        """Sum of the costs of the hexside's features (added to the hex, 000 §5.4)."""
-        features = engine.situation.map.features(frm, to) - ignore
-        if not features:
-            return _FREE
-        chart = engine.situation.chart
-        total = 0.0
-        for feature in sorted(features):
-            if chart.hexside.get(feature, _ABSENT) is _ABSENT:
-                continue
-            cost = chart.hexside_cost(feature, unit_class)
-            if cost == "P":
-                return Cost(math.inf, feature)
-            if cost is None:
-                raise RulesError(f"no movement cost for hexside '{feature}': the rulebook leaves"
-                                 f" it to the map's chart; fill in hexsides.{feature}.move")
-            total += float(cost.lstrip("+")) if isinstance(cost, str) else float(cost)
-        return Cost(total)
-
-    def road_move(self, engine: Engine, frm: Hex, to: Hex, feature: str) -> bool:
-        """From a road hex into a road hex through a road hexside (000 §5.4.1)."""
-        return feature in engine.situation.map.features(frm, to)
+        raise RulesError(f"the {self.name} rules have no line-of-sight rules")

@@ -1,12 +1,19 @@
 """The tactical game's rules, from its player aid (002_9cac1969b0421155.txt).
 
-Companies and vehicles, four units a hex, road bonus from road hex to road
-hex, streams that stop vehicles and make infantry roll, blocks, minefields,
-overruns by armoured vehicles, and a line of sight blocked by the coloured
-hexside bars. The player aid has no section numbers: every rule is cited by
-the opening words of the paragraph that states it (tests/rules/scenarios/
-README.md), e.g. ``002 §Block placement restrictions``. Readings of unclear
-rules follow RULINGS.md (TAC-1) and are listed in :class:`Tactical`.
+Companies and vehicles, four units a hex (blocks, fortifications and wrecks
+count), the road bonus from road hex to road hex, streams that stop vehicles and
+make infantry roll, blocks and minefields that stop a unit, overruns by armoured
+vehicles, stacks that move together and units carried by others, and a line of
+sight blocked by the coloured hexside bars. The profile
+(``maps/tactical/rules.json``) holds what a table says (the stacking limit and
+what counts, the stopping markers, the entry roll, the road's negation, who may
+overrun, the LOS bars and elevations); this module holds the aid's procedures.
+
+The aid has no section numbers: every rule is cited by the heading of the
+paragraph that states it and its opening words, ``002 §Blocks: Block placement
+restrictions`` (the transcription lost the headings; bocage reads them from the
+printed aid's layout, see the README). Readings of unclear rules follow
+RULINGS.md (TAC-1) and are listed in :class:`Tactical`.
 """
 
 from __future__ import annotations
@@ -14,11 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from pipeline.hexgrid import Hex, Hexside
+from pipeline.model.rulesprofile import LosRules, OverrunRules
 from pipeline.rules.errors import RulesError
+from pipeline.rules.kernel import KERNEL_READS, Kernel
 from pipeline.rules.los import trace
 from pipeline.rules.movement import Move, MoveQuery
+from pipeline.rules.select import selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.systems.base import Steps, System
+from pipeline.rules.systems.base import REPOSITORY, Steps
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -26,34 +36,26 @@ if TYPE_CHECKING:
 
 __all__ = ["Tactical"]
 
-# The paragraphs of the player aid, by their opening words.
-MOVING = "Any unit that is capable of moving"
-AS_A_STACK = "Stacked units that move as a stack"
-THROUGH = "Units may move through hexes with friendly units"
-TERRAIN = "Terrain features"
-STACKING = "The stacking limit at all times is 4 units per hex"
-STREAMS = "Vehicles (except bridge laying tanks)"
-MINEFIELDS = "Minefield placement restrictions"
-BLOCKS = "Block placement restrictions"
-FORTIFICATIONS = "Fortification placement restrictions"
-WRECKS = "When an armored unit or fortification is destroyed"
-NOT_TOGETHER = "Fortifications, Blocks, and Mines may not occupy the same hex"
-OVERRUN = "Armored vehicles may engage in Overrun Attacks"
-OVERRUN_PATH = "Overrunning units must move straight through the target hex"
-OVERRUN_BARRED = "Blocks, wrecks, fortifications, and minefields prevent all Overrun Attacks"
-LOS_BARS = "Always apply LOS rules in favor of the defender"
-LOS_ALWAYS = "LOS is always obstructed by 2 hilltop hex sides"
-LOS_HIGHER = "Units at a higher elevation may trace LOS over obstacles"
-# Elevations the aid names, by hex terrain: ground, slope, hilltop.
-ELEVATION = {"slope": 1, "hilltop": 2}
-# The level of each bar as an obstacle (reading, see the class docstring): a unit
-# above it traces LOS over it.
-BAR_LEVEL = {"woods": 0, "slope": 0, "hilltop": 1}
+# The paragraphs of the player aid, by heading and opening words.
+MOVING = "Movement: Any unit that is capable of moving"
+AS_A_STACK = "Movement: Stacked units that move as a stack"
+THROUGH = "Movement: Units may move through hexes with friendly units"
+TERRAIN = "Terrain: Terrain features"
+STREAMS = "Streams: Vehicles (except bridge laying tanks)"
+BLOCKS = "Blocks: Block placement restrictions"
+OVERRUN = "Overrun Attacks: Armored vehicles may engage in Overrun Attacks"
+OVERRUN_PATH = "Overrun Attacks: Overrunning units must move straight through the target hex"
+OVERRUN_BARRED = ("Overrun Attacks: Blocks, wrecks, fortifications, and minefields prevent all"
+                  " Overrun Attacks")
+LOS_BARS = "LOS: Always apply LOS rules in favor of the defender"
+LOS_ALWAYS = "LOS: LOS is always obstructed by 2 hilltop hex sides"
+LOS_HIGHER = "LOS: Units at a higher elevation may trace LOS over obstacles"
 
-STACK_LIMIT = 4
-MAX_WRECKS = 3
-ENTRY_ROLL = 3  # "1-3 on d6"
-BARS = ("woods", "hilltop", "slope")  # green, orange, brown hexside bars
+# The aid's words for its units and hexes (vocabulary, not numbers).
+VEHICLE, INFANTRY = "vehicle", "infantry"
+STREAM, BRIDGE, BLOCK = "stream", "bridge", "block"
+BRIDGE_LAYER, HALFTRACK, ARMORED = "bridge_layer", "halftrack", "armored"
+IN_FORTIFICATION = "in_fortification"
 
 # Move.memory words: standing in an overrun target hex, entered in direction d
 # ("overrun:<d>"); a hex overrun earlier in this move ("overran:<hex id>").
@@ -61,7 +63,7 @@ _IN_TARGET = "overrun:"
 _OVERRAN = "overran:"
 
 
-class Tactical(System):
+class Tactical(Kernel):
     """002: the tactical player aid.
 
     Readings chosen where the text is unclear (beyond RULINGS TAC-1):
@@ -84,10 +86,10 @@ class Tactical(System):
     * A stack moving together pays, in each hex, the dearest cost of its
       members' classes, and every member's restrictions apply; units carried
       by another mover move with it and count for none of this.
-    * LOS: a unit stands at the elevation of its hex (``slope`` and ``hilltop``
-      hexes; every other hex is ground level). "Units at a higher elevation may
-      trace LOS over obstacles at a lower elevation" is read with the higher of
-      the two ends, and each bar is an obstacle at the foot of what it marks: a
+    * LOS: a unit stands at the elevation of its hex (``los.elevations``; every
+      other hex is ground level, 0). "Units at a higher elevation may trace LOS
+      over obstacles at a lower elevation" is read with the higher of the two
+      ends, and each bar is an obstacle at the level ``los.bars`` gives it: a
       woods (green) or slope (brown) bar at ground level, a hilltop (orange)
       bar at slope level. So a unit on a slope sees over woods and slope bars, a
       unit on a hilltop over one hilltop bar as well, and the aid's "always"
@@ -97,40 +99,35 @@ class Tactical(System):
       level", "from ground level to a slope or hilltop") are not in its text;
       they could only narrow this. A slope bar joined at a corner to a hilltop
       bar never blocks. A line through a corner traces through every hexside
-      meeting there, in favour of the defender (:attr:`CORNERS_BLOCK`).
+      meeting there, in favour of the defender (``los.corners_block``).
       "Combined woods + town hexes" are hexes with both tags, on the line
       between the two ends.
     """
 
     name = "tactical"
+    title = "a tactical Normandy game's player aid (platoons and vehicles)"
+    rulebook = "002_9cac1969b0421155.txt"
     code = "002"
+    reads = KERNEL_READS | {"los", "overrun", "terrain.*.entry_roll", "roads.*.negated_by"}
+    reference = REPOSITORY / "maps" / "tactical" / "rules.json"
     cites_paragraphs = True
-
-    #: "LOS is blocked if ANY portion of a traced-through hex side contains a
-    #: solid color bar" and "Always apply LOS rules in favor of the defender":
-    #: a line through a corner touches the ends of the hexsides meeting there.
-    CORNERS_BLOCK: ClassVar[bool] = True
+    overrides: ClassVar[dict[str, str]] = {
+        "carriers": "Transport: Only units with a C at the top may transport other units",
+        "enter": OVERRUN_PATH,
+        "steps": MOVING,
+        "over_budget": AS_A_STACK,
+        "end": THROUGH,
+        "los": LOS_ALWAYS,
+    }
 
     # -- who is what -----------------------------------------------------------------
 
     @staticmethod
     def is_vehicle(unit: Unit) -> bool:
         """Vehicles (tanks, halftracks, trucks, wagons...); the rest are infantry-type."""
-        return unit.unit_class == "vehicle"
+        return unit.unit_class == VEHICLE
 
-    @staticmethod
-    def is_infantry(unit: Unit) -> bool:
-        """Infantry-type units (engineers included) roll to enter streams."""
-        return unit.unit_class == "infantry"
-
-    @staticmethod
-    def is_armored(unit: Unit) -> bool:
-        """An armoured unit; halftracks are armoured ("Halftracks may not overrun
-        armored units – including other halftracks")."""
-        return unit.flag("armored") or unit.flag("halftrack")
-
-    @staticmethod
-    def carriers(query: MoveQuery) -> tuple[Unit, ...]:
+    def carriers(self, engine: Engine, query: MoveQuery) -> tuple[Unit, ...]:
         """The movers that move on their own: not those loaded in another mover.
 
         "Only units with a C at the top may transport other units. The
@@ -139,12 +136,14 @@ class Tactical(System):
         ids = {u.id for u in query.movers}
         return tuple(u for u in query.movers if u.get("transported_by") not in ids)
 
-    # -- movement ----------------------------------------------------------------------
+    def _overrun(self, engine: Engine) -> OverrunRules:
+        rules = engine.profile.overrun
+        if rules is None:
+            raise RulesError(f"{engine.profile.file or 'the rules profile'}: overrun: the"
+                             " tactical rules need who may overrun; fill in overrun")
+        return rules
 
-    def allowance(self, engine: Engine, query: MoveQuery) -> float:
-        """"Stacked units that move as a stack use the lowest movement allowance
-        in the stack." A loaded unit rides on its transporter's allowance."""
-        return min(u.ma for u in self.carriers(query))
+    # -- movement ----------------------------------------------------------------------
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
         """One step, through the movement, stream, block, minefield and overrun paragraphs;
@@ -157,7 +156,6 @@ class Tactical(System):
         memory = frozenset(w for w in move.memory if not w.startswith(_IN_TARGET))
         target = sit.enemy_in(to, side)
         if exit_of is not None:
-            # "Overrunning units must move straight through the target hex"
             if direction != exit_of:
                 return Verdict(False, self.cite(OVERRUN_PATH), name,
                                "exit direction differs from entry direction: the overrun "
@@ -170,9 +168,8 @@ class Tactical(System):
             if refused is not None:
                 return refused
             memory |= {f"{_IN_TARGET}{direction}", f"{_OVERRAN}{name}"}
-        refused = self._stream_refused(engine, query, to)
-        if refused is None:
-            refused = self._block_refused(engine, query, move, to)
+        refused = self._stream_refused(engine, query, to) or self._block_refused(
+            engine, query, move, to)
         if refused is not None:
             return refused
         cost = self._cost(engine, query, move.hex, to, overrun_target=target)
@@ -184,20 +181,20 @@ class Tactical(System):
         refused = self._entry_roll_refused(engine, query, to)
         if refused is not None:
             return refused
-        return move.then(to, cost, memory=memory, stop=self._stop(engine, query, to))
+        return move.then(to, cost, memory=memory,
+                         stop=self.mover(engine, query).stops.get(to))
 
     def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
         """Plain steps after the first ("Any unit that is capable of moving" may always
         move one hex) by a unit that remembers no overrun: into a hex with no enemy unit,
-        no block or minefield (they stop the unit), no stream to roll for or refuse, at
-        the terrain or road cost ("Terrain features"). Every other step goes through
-        :meth:`enter`."""
+        no marker that stops it, no stream to roll for or refuse, at the terrain or road
+        cost ("Terrain features"). Every other step goes through :meth:`enter`."""
         if move.steps == 0 or move.memory:
             return (), engine.grid.adjacency[move.hex]
         # One table per side and mix of classes: the movers matter only to the road
         # bonus of the hex they stand in, which is left to enter (see _split_steps).
         table = self.step_table(engine, ("tactical_steps", query.unit.side, tuple(sorted(
-            {u.unit_class for u in self.carriers(query)}))))
+            {u.unit_class for u in self.carriers(engine, query)}))))
         known = table.get(move.hex)
         if known is None:
             known = table[move.hex] = self._split_steps(engine, query, move.hex)
@@ -206,23 +203,13 @@ class Tactical(System):
     def _split_steps(self, engine: Engine, query: MoveQuery, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says ("Terrain features")."""
         sit, side, start = engine.situation, query.unit.side, query.unit.hex
-        stopping = self._stopping_hexes(engine)
+        stopping = self.mover(engine, query).stops
         # The movers' own hex is left to enter: its road bonus counts the units there
         # other than the movers, so a table shared with other movers may not hold it.
         return self.split_steps(engine, here, lambda n: None if (
             n == start or n in stopping or sit.enemy_in(n, side) or self._open_stream(engine, n)
+            or sit.markers_in(n, BLOCK)
         ) else self._cost(engine, query, here, n, overrun_target=False))
-
-    @staticmethod
-    def _stopping_hexes(engine: Engine) -> frozenset[Hex]:
-        """Hexes with a block or a minefield (they stop the unit that enters)."""
-        known = engine.memo.get(("tactical_stopping",))
-        if known is None:
-            known = engine.memo[("tactical_stopping",)] = frozenset(
-                m.hex for m in engine.situation.markers
-                if m.hex is not None and m.type in ("block", "minefield"))
-        assert isinstance(known, frozenset)
-        return known
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
@@ -244,28 +231,16 @@ class Tactical(System):
             return Verdict(False, self.cite(OVERRUN_PATH), name,
                            f"{spent}: overrunning units need the MP to enter the target "
                            f"and the exit hex (MA {_mp(move.ma)})")
-        if move.steps == 0 and move.ma > 0:
+        one_hex = self.one_hex_allowed(engine, query, move, to)
+        if one_hex is not None:
             refused = self._entry_roll_refused(engine, query, to)
             if refused is not None:
                 return refused
-            stop = Verdict(False, self.cite(MOVING), name,
+            stop = Verdict(False, one_hex, name,
                            "entered by the 'at least one hex' allowance: one hex only")
             return move.then(to, cost, memory=memory, stop=stop, one_hex=True)
-        rule = AS_A_STACK if len(self.carriers(query)) > 1 else TERRAIN
+        rule = AS_A_STACK if len(self.carriers(engine, query)) > 1 else TERRAIN
         return Verdict(False, self.cite(rule), name, f"{spent}, more than MA {_mp(move.ma)}")
-
-    def _stop(self, engine: Engine, query: MoveQuery, to: Hex) -> Verdict | None:
-        """Minefields and blocks stop the unit that enters them."""
-        sit, name = engine.situation, engine.name(to)
-        if sit.markers_in(to, "minefield"):
-            # "Any unit entering a minefield hex must immediately stop"
-            return Verdict(False, self.cite(MINEFIELDS), name,
-                           f"{query.unit.id} had to stop in the minefield hex {name}")
-        if sit.markers_in(to, "block"):
-            # "... and must stop upon entering the block hex"
-            return Verdict(False, self.cite(BLOCKS), name,
-                           f"{query.unit.id} had to stop in the block hex {name}")
-        return None
 
     def _stream_refused(self, engine: Engine, query: MoveQuery, to: Hex) -> Verdict | None:
         """"Vehicles (except bridge laying tanks) may never enter stream hexes and may
@@ -273,33 +248,38 @@ class Tactical(System):
         "at least one hex" allowance)."""
         if not self._open_stream(engine, to):
             return None
-        for u in self.carriers(query):
-            if self.is_vehicle(u) and not u.flag("bridge_layer"):
+        for u in self.carriers(engine, query):
+            if self.is_vehicle(u) and not u.flag(BRIDGE_LAYER):
                 return Verdict(False, self.cite(STREAMS), engine.name(to),
                                f"vehicle {u.id} into a stream hex without an active bridge")
         return None
 
     def _entry_roll_refused(self, engine: Engine, query: MoveQuery, to: Hex) -> Verdict | None:
         """"Infantry units entering stream hexes must roll for entry success (1-3 on
-        d6) for each stream hex entered or stop at entry hex": a failed roll
-        leaves the unit before the stream hex."""
+        d6) for each stream hex entered or stop at entry hex" (``terrain.stream.entry_roll``):
+        a failed roll leaves the unit before the stream hex."""
         if not self._open_stream(engine, to):
             return None
-        if not any(self.is_infantry(u) for u in self.carriers(query)):
+        rule = engine.profile.terrain.get(STREAM)
+        roll_rule = rule.entry_roll if rule is not None else None
+        if roll_rule is None:
+            raise RulesError(f"{engine.profile.file or 'the rules profile'}: terrain.stream."
+                             "entry_roll: the roll to enter a stream is not given; fill it in")
+        if not any(u.unit_class in roll_rule.classes for u in self.carriers(engine, query)):
             return None
         roll = query.die_rolls.get(to)
-        if roll is None or roll <= ENTRY_ROLL:
+        if roll is None or roll in roll_rule.succeeds:
             return None
         name = engine.name(to)
+        wins = ", ".join(str(r) for r in roll_rule.succeeds)
         return Verdict(False, self.cite(STREAMS), name,
-                       f"entry roll {roll} fails (1-{ENTRY_ROLL} needed): the unit stops "
-                       f"before {name}")
+                       f"entry roll {roll} fails ({wins} needed): the unit stops before {name}")
 
     @staticmethod
     def _open_stream(engine: Engine, h: Hex) -> bool:
         """A stream hex without an active bridge (``["stream", "bridge"]`` has one)."""
         gmap = engine.situation.map
-        return gmap.has(h, "stream") and not gmap.has(h, "bridge")
+        return gmap.has(h, STREAM) and not gmap.has(h, BRIDGE)
 
     def _block_refused(self, engine: Engine, query: MoveQuery, move: Move,
                        to: Hex) -> Verdict | None:
@@ -307,7 +287,7 @@ class Tactical(System):
         from an adjacent hex ... Vehicular units may not enter a block hex across a
         woods (green) hex side.\""""
         sit, name = engine.situation, engine.name(to)
-        if not sit.markers_in(to, "block"):
+        if not sit.markers_in(to, BLOCK):
             return None
         start = query.unit.hex
         assert start is not None
@@ -316,7 +296,7 @@ class Tactical(System):
                            f"{query.unit.id} did not start the Movement phase adjacent to "
                            f"the block in {name}")
         if "woods" in sit.map.features(move.hex, to):
-            for u in self.carriers(query):
+            for u in self.carriers(engine, query):
                 if self.is_vehicle(u):
                     return Verdict(False, self.cite(BLOCKS), name,
                                    f"vehicle {u.id} entering a block hex across a woods "
@@ -329,19 +309,22 @@ class Tactical(System):
 
         "Road movement bonus only applies if unit enters road hex from another
         road hex; road hex bonus is negated if hex contains 2+ units (not
-        including moving unit) or any block, fortification, or minefield."
-        "Overrun Attacks negate the road bonus." A stack pays its dearest class.
+        including moving unit) or any block, fortification, or minefield"
+        (``roads.road.negated_by``). "Overrun Attacks negate the road bonus." A stack
+        pays its dearest class.
         """
         cost = 0.0
-        for unit_class in sorted({u.unit_class for u in self.carriers(query)}):
+        for unit_class in sorted({u.unit_class for u in self.carriers(engine, query)}):
             one = self._terrain_cost(engine, frm, to, unit_class)
             if isinstance(one, Verdict):
                 return one
             cost = max(cost, one)
-        rate = engine.situation.chart.rate("road")
-        if (rate is not None and not overrun_target
-                and self._road_bonus(engine, query, frm, to)):
-            cost = min(cost, float(rate))
+        if overrun_target:
+            return cost
+        for road_name, road in engine.profile.roads.items():
+            rate = engine.situation.chart.rate(road_name)
+            if rate is not None and self._road_bonus(engine, query, frm, to, road_name):
+                cost = min(cost, float(rate))
         return cost
 
     def _terrain_cost(self, engine: Engine, frm: Hex, to: Hex,
@@ -363,8 +346,8 @@ class Tactical(System):
         sit, name = engine.situation, None
         chart = sit.chart
         tags = sit.map.tags(to)
-        if "bridge" in tags and "stream" in tags:
-            tags = tuple(t for t in tags if t != "stream")
+        if BRIDGE in tags and STREAM in tags:
+            tags = tuple(t for t in tags if t != STREAM)
         base: float | None = None
         added = 0.0
         for tag in tags:
@@ -382,58 +365,74 @@ class Tactical(System):
                 base = float(raw) if base is None else max(base, float(raw))
         if base is None:
             clear = chart.hex_cost("clear", unit_class)
-            base = float(clear) if isinstance(clear, (int, float)) else 1.0
-        side = self.hexside_cost(engine, frm, to, unit_class)
-        if side.prohibited_by:
-            return Verdict(False, self.cite(MOVING), name,
-                           f"the {side.prohibited_by} hexside is prohibited to {unit_class} "
-                           "units")
-        return base + added + side.mp
+            if not isinstance(clear, int | float):
+                raise RulesError("the terrain chart gives no cost for 'clear', which a hex of"
+                                 f" {', '.join(tags)} costs")
+            base = float(clear)
+        side = 0.0
+        for feature in sorted(sit.map.features(frm, to)):
+            raw = chart.hexside_cost(feature, unit_class)
+            if feature not in chart.hexside:
+                continue
+            if raw == "P":
+                return Verdict(False, self.cite(MOVING), name,
+                               f"the {feature} hexside is prohibited to {unit_class} units")
+            if raw is None:
+                raise RulesError(f"the terrain chart gives no cost for the {feature} hexside")
+            side += float(raw.lstrip("+")) if isinstance(raw, str) else float(raw)
+        return base + added + side
 
-    def _road_bonus(self, engine: Engine, query: MoveQuery, frm: Hex, to: Hex) -> bool:
-        """"Terrain features": road hex to road hex, not negated in ``to``."""
+    def _road_bonus(self, engine: Engine, query: MoveQuery, frm: Hex, to: Hex,
+                    road_name: str) -> bool:
+        """"Terrain features": road hex to road hex, not negated in ``to``
+        (``roads.*.negated_by``)."""
         sit = engine.situation
-        if not (sit.map.is_feature_hex(frm, "road") and sit.map.is_feature_hex(to, "road")):
+        if not (sit.map.is_feature_hex(frm, road_name) and sit.map.is_feature_hex(to, road_name)):
             return False
-        if any(sit.markers_in(to, t) for t in ("block", "fortification", "minefield")):
+        negation = engine.profile.roads[road_name].negated_by
+        if negation is None:
+            return True
+        if any(sit.markers_in(to, t) for t in negation.markers):
             return False
         ids = {u.id for u in query.movers}
         others = [u for u in sit.units_in(to) if u.id not in ids]
-        return _counted_units(others) < 2
+        return negation.units is None or _counted_units(others) < negation.units
 
     def _overrun_refused(self, engine: Engine, query: MoveQuery, move: Move,
                          to: Hex) -> Verdict | None:
         """Entering an enemy hex: only "as part of an Overrun Attack", and only as
-        the overrun paragraphs allow."""
+        the overrun paragraphs (and the profile's ``overrun``) allow."""
         sit, name = engine.situation, engine.name(to)
         if not query.overrun:
             return Verdict(False, self.cite(THROUGH), name,
                            "enemy-occupied: units may only move through enemy hexes as part "
                            "of an Overrun Attack")
-        carriers = self.carriers(query)
+        rules = self._overrun(engine)
+        carriers = self.carriers(engine, query)
         for u in carriers:
-            if not (self.is_vehicle(u) and self.is_armored(u)):
+            if rules.by and not any(selects(engine, s, u) for s in rules.by):
                 return Verdict(False, self.cite(OVERRUN), name,
                                f"{u.id} is not an armoured vehicle: only armoured vehicles "
                                "overrun")
-            if u.flag("german_spa"):
+            barred = next((s for s in rules.not_by if selects(engine, s, u)), None)
+            if barred is not None:
                 return Verdict(False, self.cite(OVERRUN_BARRED), name,
-                               f"{u.id} is German SPA: German SPA cannot overrun")
+                               f"{u.id} may not overrun ({barred.note or 'the aid bars it'})")
         targets = [u for u in sit.units_in(to) if u.side != query.unit.side]
-        if any(u.flag("halftrack") for u in carriers) and any(
-                self.is_armored(u) for u in targets):
+        if any(u.flag(HALFTRACK) for u in carriers) and any(
+                u.flag(ARMORED) or u.flag(HALFTRACK) for u in targets):
             return Verdict(False, self.cite(OVERRUN_BARRED), name,
                            "halftrack against an armoured unit: halftracks may not overrun "
                            "armoured units")
-        for kind in ("block", "wreck", "fortification", "minefield"):
+        for kind in rules.barred_by_markers:
             if sit.markers_in(to, kind):
                 return Verdict(False, self.cite(OVERRUN_BARRED), name,
                                f"a {kind} in the target hex prevents all Overrun Attacks")
-        terrain = [t for t in sit.map.tags(to) if t != "clear"]
-        if terrain:
+        terrain = [t for t in sit.map.tags(to) if t not in rules.only_into_terrain]
+        if rules.only_into_terrain and terrain:
             return Verdict(False, self.cite(OVERRUN), name,
                            f"the target hex is {', '.join(terrain)}: overruns only against "
-                           "units in clear hexes")
+                           f"units in {' or '.join(rules.only_into_terrain)} hexes")
         done = {str(h) for h in sit.state.get("overrun_this_phase", ())}
         if name in done or f"{_OVERRAN}{name}" in move.memory:
             return Verdict(False, self.cite(OVERRUN), name,
@@ -450,49 +449,14 @@ class Tactical(System):
                            "into the exit hex")
         return super().end(engine, query, move)
 
-    # -- stacking ------------------------------------------------------------------------
-
-    def stacking(self, engine: Engine, h: Hex, units: tuple[Unit, ...]) -> Verdict:
-        """"The stacking limit at all times is 4 units per hex. Transported units and
-        minefields do not count towards the stacking limit. Blocks, fortifications,
-        and wrecks count towards the stacking limit." A fortification and the units
-        inside it count as 1; at most 3 wrecks a hex; one fortification and one
-        minefield a hex, and never two of fortification, block and minefield."""
-        sit, name = engine.situation, engine.name(h)
-        forts = len(sit.markers_in(h, "fortification"))
-        mines = len(sit.markers_in(h, "minefield"))
-        blocks = len(sit.markers_in(h, "block"))
-        wrecks = len(sit.markers_in(h, "wreck"))
-        if forts > 1:
-            return Verdict(False, self.cite(FORTIFICATIONS), name,
-                           f"{forts} fortifications: one fortification per hex")
-        if mines > 1:
-            return Verdict(False, self.cite(MINEFIELDS), name,
-                           f"{mines} minefields: one mine counter per hex")
-        kinds = [k for k, n in (("fortification", forts), ("block", blocks),
-                                ("minefield", mines)) if n]
-        if len(kinds) > 1:
-            return Verdict(False, self.cite(NOT_TOGETHER), name,
-                           f"{' and '.join(kinds)} in one hex")
-        if wrecks > MAX_WRECKS:
-            return Verdict(False, self.cite(WRECKS), name,
-                           f"{wrecks} wrecks: at most {MAX_WRECKS} a hex")
-        inside = any(u.flag("in_fortification") for u in units)
-        outside = _counted_units(units)
-        fort_count = 1 if forts or inside else 0
-        total = outside + fort_count + blocks + wrecks
-        parts = [_count(n, what) for n, what in (
-            (fort_count, "fortification with its occupants"), (outside, "unit"),
-            (blocks, "block"), (wrecks, "wreck")) if n]
-        reason = (f"{' + '.join(parts)} = {total}" if len(parts) > 1
-                  else parts[0] if parts else "empty")
-        limit = self.number(engine, "stacking.limit", STACK_LIMIT)
-        if total > limit:
-            return Verdict(False, self.cite(STACKING), name,
-                           f"{reason}, over the limit of {limit:g}")
-        return Verdict(True, None, name, reason)
-
     # -- line of sight -------------------------------------------------------------------
+
+    def _los(self, engine: Engine) -> LosRules:
+        rules = engine.profile.los
+        if rules is None:
+            raise RulesError(f"{engine.profile.file or 'the rules profile'}: los: the tactical"
+                             " rules need the line-of-sight bars and elevations; fill in los")
+        return rules
 
     def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
         """Line of sight between the centres of two hexes, each unit at its hex's elevation.
@@ -505,37 +469,46 @@ class Tactical(System):
         fortifications "do not obstruct LOS". "Units at a higher elevation may trace
         LOS over obstacles at a lower elevation"; "LOS is always obstructed by 2
         hilltop hex sides unless both units are on hilltops" (readings in the class
-        docstring).
+        docstring; the bars, levels and blocking hexes are the profile's ``los``).
         """
+        rules = self._los(engine)
         grid, gmap = engine.grid, engine.situation.map
         if a == b or grid.adjacent(a, b):
             return Verdict(True, self.cite(LOS_ALWAYS), None,
                            "the same hex" if a == b else "adjacent hexes")
         line = trace(grid, a, b)
-        sides = line.crossed + line.along + (line.at_corners if self.CORNERS_BLOCK else ())
+        sides = line.crossed + line.along + (line.at_corners if rules.corners_block else ())
         levels = (self.elevation(engine, a), self.elevation(engine, b))
         high = max(levels)
         for h in line.between + line.grazed:
-            if gmap.has(h, "woods") and gmap.has(h, "town"):
-                return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
-                               f"combined woods + town hex {grid.id(h)} on the line")
-        hilltops = [s for s in sides if "hilltop" in gmap.hexsides.get(s, frozenset())]
-        if len(hilltops) >= 2 and levels != (2, 2):
-            where = grid.hexside_id(hilltops[1])
-            return Verdict(False, self.cite(LOS_ALWAYS), where,
-                           f"{len(hilltops)} hilltop bars on the line "
-                           f"({', '.join(grid.hexside_id(s) for s in hilltops)}) and not both"
-                           " units on hilltops")
+            for combo in rules.blocking_hexes:
+                if all(gmap.has(h, t) for t in combo):
+                    return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
+                                   f"combined {' + '.join(combo)} hex {grid.id(h)} on the line")
+        for bar, spec in rules.bars.items():
+            if spec.always_block is None:
+                continue
+            marked = [s for s in sides if bar in gmap.hexsides.get(s, frozenset())]
+            both = spec.always_block.unless_both_at
+            if len(marked) >= spec.always_block.count and (both is None
+                                                           or levels != (both, both)):
+                where = grid.hexside_id(marked[spec.always_block.count - 1])
+                level = "" if both is None else (f" and not both units on the"
+                                                 f" {self._level_name(rules, both)}")
+                return Verdict(False, self.cite(LOS_ALWAYS), where,
+                               f"{len(marked)} {bar} bars on the line "
+                               f"({', '.join(grid.hexside_id(s) for s in marked)}){level}")
         seen_over: list[str] = []
         for side in sides:
             features = gmap.hexsides.get(side, frozenset())
-            for bar in BARS:
+            for bar, spec in rules.bars.items():
                 if bar not in features:
                     continue
-                if bar == "slope" and self._joined_to_hilltop(engine, side):
+                if spec.not_when_joined_to is not None and self._joined_to(
+                        engine, side, spec.not_when_joined_to):
                     continue
                 where = grid.hexside_id(side)
-                if BAR_LEVEL[bar] < high:
+                if spec.level < high:
                     seen_over.append(f"{bar} bar on {where}")
                     continue
                 how = ("crossed" if side in line.crossed else
@@ -544,31 +517,32 @@ class Tactical(System):
                                f"{bar} bar on {where} ({how} by the line)")
         if seen_over:
             return Verdict(True, self.cite(LOS_HIGHER), None,
-                           f"the unit on the {_LEVEL_NAMES[high]} traces LOS over the "
-                           f"{', '.join(seen_over)}")
+                           f"the unit on the {self._level_name(rules, high)} traces LOS over"
+                           f" the {', '.join(seen_over)}")
         return Verdict(True, self.cite(LOS_BARS), None,
                        "no coloured bar on a traced-through hexside; units, wrecks, blocks "
                        "and fortifications are not obstacles")
 
-    @staticmethod
-    def elevation(engine: Engine, h: Hex) -> int:
-        """"Terrain, Obstacles, and Elevation": ground 0, slope 1, hilltop 2, by the
-        hex's terrain."""
-        return max((ELEVATION.get(t, 0) for t in engine.situation.map.tags(h)), default=0)
+    def elevation(self, engine: Engine, h: Hex) -> int:
+        """"Terrain, Obstacles, and Elevation": a unit stands at its hex's elevation
+        (``los.elevations``: slope, hilltop; ground otherwise)."""
+        levels = self._los(engine).elevations
+        return max((levels.get(t, 0) for t in engine.situation.map.tags(h)), default=0)
 
-    def _joined_to_hilltop(self, engine: Engine, side: Hexside) -> bool:
-        """Whether a hexside meets a hexside with a hilltop bar at one of its corners."""
+    @staticmethod
+    def _level_name(rules: LosRules, level: int) -> str:
+        return next((t for t, v in rules.elevations.items() if v == level), "ground")
+
+    def _joined_to(self, engine: Engine, side: Hexside, bar: str) -> bool:
+        """Whether a hexside meets a hexside with ``bar`` at one of its corners."""
         grid, gmap = engine.grid, engine.situation.map
-        around_a = {grid.neighbour(side.a, d) for d in range(6)}
-        around_b = {grid.neighbour(side.b, d) for d in range(6)}
+        around_a = {grid.neighbour(side.a, d) for d in grid.direction_names}
+        around_b = {grid.neighbour(side.b, d) for d in grid.direction_names}
         for z in around_a & around_b:
             for end in (side.a, side.b):
-                if "hilltop" in gmap.hexsides.get(grid.hexside(end, z), frozenset()):
+                if bar in gmap.hexsides.get(grid.hexside(end, z), frozenset()):
                     return True
         return False
-
-
-_LEVEL_NAMES = {0: "ground", 1: "slope", 2: "hilltop"}
 
 
 def _overrun_direction(move: Move) -> int | None:
@@ -584,16 +558,8 @@ def _counted_units(units: list[Unit] | tuple[Unit, ...]) -> int:
     count ("Transporter & transported are considered 1 unit for defense and
     stacking"), nor units inside a fortification (counted with it)."""
     return sum(1 for u in units
-               if not u.get("transported_by") and not u.flag("in_fortification"))
-
-
-def _count(n: int, what: str) -> str:
-    if n == 1:
-        return f"1 {what}"
-    head, _, tail = what.partition(" ")
-    return f"{n} {head}s{' ' + tail if tail else ''}"
+               if not u.get("transported_by") and not u.flag(IN_FORTIFICATION))
 
 
 def _mp(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
-

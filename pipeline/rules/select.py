@@ -1,0 +1,174 @@
+"""Which units a rule of the profile is about: unit selectors matched against units.
+
+A selector (:class:`~pipeline.model.rulesprofile.UnitSelector`) names units by
+role, class, flag, type, size, nationality, side and steps left. Every
+condition given must hold; a list holds when any of its values does. A unit's
+class is the one it moves as (``movement.moves_as``: 003 §5.3.1 makes every HQ
+mechanized), except for ``moves_as`` itself, which reads the printed class.
+
+>>> from pipeline.model.rulesprofile import UnitSelector
+>>> from pipeline.rules.situation import Unit
+>>> hq = Unit("LXXXIV", "german", None, "infantry", 4.0, 1, {"hq": True, "size": "corps"})
+>>> selector_holds({}, UnitSelector(flags=["hq"], sides=["german"]), hq, hq.unit_class)
+True
+>>> selector_holds({}, UnitSelector(sizes=["division"]), hq, hq.unit_class)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from pipeline.model.rulesprofile import UnitSelector
+from pipeline.rules.situation import Unit
+
+if TYPE_CHECKING:
+    from pipeline.rules.engine import Engine
+
+__all__ = ["any_holds", "compile_selector", "moving_class", "out_of_supply", "selector_holds",
+           "selects"]
+
+Roles = Mapping[str, Sequence[UnitSelector]]
+
+
+def out_of_supply(unit: Unit) -> bool:
+    """A unit out of supply, as the position or case gives it (``in_supply: false`` or the
+    ``out_of_supply`` flag): movement reads the status, it does not trace it."""
+    return unit.get("in_supply", True) is False or unit.flag("out_of_supply")
+
+
+def selector_holds(roles: Roles, selector: UnitSelector, unit: Unit, unit_class: str) -> bool:
+    """Whether ``unit`` (moving as ``unit_class``) is one of the units ``selector`` names."""
+    if selector.classes and unit_class not in selector.classes:
+        return False
+    if selector.sides and unit.side not in selector.sides:
+        return False
+    if selector.flags and not any(unit.flag(f) for f in selector.flags):
+        return False
+    if selector.types and unit.get("type") not in selector.types:
+        return False
+    if selector.sizes and unit.get("size") not in selector.sizes:
+        return False
+    if selector.nationalities and unit.get("nationality") not in selector.nationalities:
+        return False
+    if selector.steps and unit.steps not in selector.steps:
+        return False
+    if selector.transported is not None and bool(unit.get("transported_by")) != (
+            selector.transported):
+        return False
+    if selector.out_of_supply is not None and out_of_supply(unit) != selector.out_of_supply:
+        return False
+    if selector.roles:
+        return any(selector_holds(roles, r, unit, unit_class)
+                   for role in selector.roles for r in roles.get(role, ()))
+    return True
+
+
+def moving_class(engine: Engine, unit: Unit) -> str:
+    """The class a unit moves and pays terrain as: the first ``movement.moves_as`` entry that
+    names it (matched on its printed class), else its printed class."""
+    profile = engine.profile
+    if not profile.movement.moves_as:
+        return unit.unit_class
+    key = ("moving_class", unit.id)
+    known = engine.memo.get(key)
+    if known is None:
+        known = unit.unit_class
+        for rule in profile.movement.moves_as:
+            if selector_holds(profile.roles, rule, unit, unit.unit_class):
+                known = rule.unit_class
+                break
+        engine.memo[key] = known
+    assert isinstance(known, str)
+    return known
+
+
+def selects(engine: Engine, selector: UnitSelector, unit: Unit) -> bool:
+    """Whether ``selector`` names ``unit`` (the selector compiled once per engine and its
+    answers remembered per unit: the searches ask often, and reading the profile's
+    fields each time is slow)."""
+    known = engine.selectors.get(id(selector))
+    if known is None or known[0] is not selector:  # kept with its selector: ids are reused
+        known = engine.selectors[id(selector)] = (
+            selector, compile_selector(engine.profile.roles, selector), {})
+    answers = known[2]
+    answer = answers.get(unit.id)
+    if answer is None:
+        answer = answers[unit.id] = known[1](unit, moving_class(engine, unit))
+    return answer
+
+
+Test = Callable[[Unit, str], bool]
+
+
+def compile_selector(roles: Roles, selector: UnitSelector) -> Test:
+    """``selector`` as a test of a unit and the class it moves as: what
+    :func:`selector_holds` answers, with only the conditions the selector gives.
+
+    >>> test = compile_selector({}, UnitSelector(flags=["hq"], sides=["german"]))
+    >>> test(Unit("LXXXIV", "german", None, "infantry", 4.0, 1, {"hq": True}), "infantry")
+    True
+    """
+    tests: list[Test] = []
+    if selector.classes:
+        classes = frozenset(selector.classes)
+        tests.append(lambda u, c: c in classes)
+    if selector.sides:
+        sides = frozenset(selector.sides)
+        tests.append(lambda u, c: u.side in sides)
+    if selector.flags:
+        flags = tuple(selector.flags)  # a flag absent or false is not set (Unit.flag)
+        tests.append(lambda u, c: any(map(u.data.get, flags)))
+    for key, values in (("type", selector.types), ("size", selector.sizes),
+                        ("nationality", selector.nationalities)):
+        if values:
+            tests.append(_attribute_test(key, frozenset(values)))
+    if selector.steps:
+        steps = frozenset(selector.steps)
+        tests.append(lambda u, c: u.steps in steps)
+    if selector.transported is not None:
+        transported = selector.transported
+        tests.append(lambda u, c: bool(u.get("transported_by")) == transported)
+    if selector.out_of_supply is not None:
+        cut = selector.out_of_supply
+        tests.append(lambda u, c: out_of_supply(u) == cut)
+    if selector.roles:
+        members = tuple(compile_selector(roles, r)
+                        for role in selector.roles for r in roles.get(role, ()))
+        tests.append(_any_of(members))
+    if not tests:
+        return lambda u, c: True
+    if len(tests) == 1:
+        return tests[0]
+    return _all_of(tuple(tests))
+
+
+def _any_of(tests: tuple[Test, ...]) -> Test:
+    def test(unit: Unit, unit_class: str) -> bool:
+        for t in tests:
+            if t(unit, unit_class):
+                return True
+        return False
+    return test
+
+
+def _all_of(tests: tuple[Test, ...]) -> Test:
+    def test(unit: Unit, unit_class: str) -> bool:
+        for t in tests:
+            if not t(unit, unit_class):
+                return False
+        return True
+    return test
+
+
+def _attribute_test(key: str, values: frozenset[object]) -> Test:
+    return lambda u, c: u.get(key) in values
+
+
+def any_holds(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> UnitSelector | None:
+    """The first of ``selectors`` that names ``unit``, or ``None``."""
+    for selector in selectors:
+        if selects(engine, selector, unit):
+            return selector
+    return None

@@ -1,0 +1,803 @@
+"""Supply as the profile says it: sources, the length of a line, what blocks one.
+
+Every unit of a side is answered from one search from all the side's sources at
+once (``supply.sources``: markers, map edges, listed hexes, terrain, friendly
+units), run in reverse: a line runs from the unit to a source, and each hex it
+enters counts (the unit's own hex does not, the source does: RULINGS COB-2)
+``supply.length.default``, or what ``hex_counts`` say for its terrain or its
+hexside features, or what ``crossings`` say for the hexside crossed, or what
+``roads`` say for a step along a road; ``length.max`` bounds the sum (in hexes
+or supply MP). ``terrain_limits`` bound how many hexes of a terrain a line
+passes (003 §10.3.2). A line never enters enemy units; ``supply.ezoc`` says
+what an EZOC does (blocked unless a friendly unit negates it, or only the ends
+may be in one, 000 §12.0); ``blocking_hexsides`` and ``prohibited`` say what
+else it never crosses.
+
+A unit cut off is told the **binding limit**: the first rule whose relaxation
+alone would supply it, in this order: a source excluded (003 §10.5.4), a
+source in an EZOC (003 §10.5.3), a terrain limit (003 §10.3.2), what a terrain
+counts (003 §10.3.4), what a crossing counts (003 §10.3.6), the length (003
+§10.3.1), then the hexsides and terrain that block (003 §5.7.4). A blocked
+shortcut is named only when no line is too long: the line that exists is what
+the rules cut.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
+
+from pipeline.hexgrid import Hex
+from pipeline.model.rulesprofile import SupplySource, TerrainLimit
+from pipeline.rules.errors import RulesError
+from pipeline.rules.select import any_holds, selects
+from pipeline.rules.situation import Marker, Unit
+from pipeline.rules.terrain import prohibited_hexes, prohibiting
+from pipeline.rules.verdict import SupplyAnswer
+from pipeline.rules.zoc import negates
+
+if TYPE_CHECKING:
+    from pipeline.rules.engine import Engine
+
+__all__ = ["Lines", "Tracing", "source_hexes", "supply_answers", "trace"]
+
+
+@dataclass(frozen=True)
+class Tracing:
+    """The rules one search applies: the profile's, less the ``relaxed`` ones (keys such
+    as ``"length"``, ``"count:0"``, ``"limit:0"``, ``"blocker:1"``, ``"open:2"``)."""
+
+    side: str
+    relaxed: frozenset[str] = frozenset()
+
+    def without(self, *keys: str) -> Tracing:
+        """The same tracing with more rules relaxed."""
+        return replace(self, relaxed=self.relaxed | frozenset(keys))
+
+
+# (hex, hexes of each limited terrain passed, the line leaves this hex by a road hexside)
+_State = tuple[Hex, tuple[int, ...], bool]
+
+
+@dataclass(frozen=True)
+class Lines:
+    """The result of one multi-source search: the best state of each hex reached."""
+
+    best: dict[Hex, _State]
+    count: dict[_State, float]
+    parent: dict[_State, _State | None]
+
+    def counted(self, h: Hex) -> float:
+        """What the best line from ``h`` counts."""
+        return self.count[self.best[h]]
+
+    def path(self, h: Hex) -> tuple[Hex, ...]:
+        """The line from ``h`` to its source."""
+        out: list[Hex] = []
+        state: _State | None = self.best[h]
+        while state is not None:
+            out.append(state[0])
+            state = self.parent[state]
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A hex that is a source, by the first rule that makes it one."""
+
+    index: int
+    rule: SupplySource
+    marker: Marker | None = None
+
+
+@dataclass
+class _Map:
+    """What tracing needs of the map, worked out once per engine."""
+
+    counts: dict[Hex, tuple[float, int | None]]   # what entering a hex counts, by which entry
+    limited: dict[Hex, tuple[int, ...]]            # the terrain limits a hex falls under
+
+
+@dataclass(frozen=True)
+class _Side:
+    """A hexside as supply tracing sees it."""
+
+    road: bool
+    road_count: tuple[float, int] | None
+    crossing: tuple[float, int] | None
+    blockers: tuple[int, ...]
+
+
+_PLAIN = _Side(False, None, None, ())
+
+
+def supply_answers(engine: Engine, units: list[Unit]) -> dict[str, SupplyAnswer]:
+    """Supply status of ``units``: one search per side, then one explanation per cut-off
+    unit (the binding limit)."""
+    rules = engine.profile.supply
+    answers: dict[str, SupplyAnswer] = {}
+    by_side: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.hex is None:
+            answers[unit.id] = SupplyAnswer(True, None, "not on the map")
+            continue
+        free = next((n for n in rules.not_traced if (not n.turns or engine.situation.turn in
+                                                      n.turns) and selects(engine, n, unit)),
+                    None)
+        if free is not None:
+            answers[unit.id] = SupplyAnswer(True, engine.cite(free.cite), free.reason)
+            continue
+        by_side.setdefault(unit.side, []).append(unit)
+    for side, group in sorted(by_side.items()):
+        answers.update(_side_answers(engine, side, group))
+    return {u.id: answers[u.id] for u in units}
+
+
+def _side_answers(engine: Engine, side: str, units: list[Unit]) -> dict[str, SupplyAnswer]:
+    rules = engine.profile.supply
+    if not any(s.side == side for s in rules.sources):
+        file = engine.profile.file or "the rules profile"
+        raise RulesError(f"{file}: supply.sources: no supply source is given for side"
+                         f" '{side}', whose units trace supply: add its sources, or say in"
+                         " supply.not_traced why they need none")
+    strict = Tracing(side)
+    answers: dict[str, SupplyAnswer] = {}
+    cut: list[Unit] = []
+    sources = source_hexes(engine, strict)
+    if not sources and not source_hexes(engine, strict.without(*_exclusion_keys(engine))):
+        names = "; ".join(_source_names(engine, side))
+        for unit in units:
+            answers[unit.id] = SupplyAnswer(False, engine.cite(rules.cite),
+                                            f"no supply source on the map ({names})")
+        return answers
+    lines = trace(engine, strict)
+    for unit in units:
+        assert unit.hex is not None
+        closed = _own_hex_closed(engine, unit)
+        if closed is not None:
+            answers[unit.id] = closed
+        elif unit.hex in lines.best:
+            answers[unit.id] = _in_supply(engine, lines, unit.hex, sources)
+        else:
+            cut.append(unit)
+    if cut:
+        answers.update(_diagnose(engine, strict, cut))
+    return answers
+
+
+def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source]
+               ) -> SupplyAnswer:
+    rules, name = engine.profile.supply, engine.name
+    path = lines.path(at)
+    source = sources[path[-1]]
+    what = source.rule.name or "a supply source"
+    cite = engine.cite(rules.length.cite if rules.length.max is not None else rules.cite,
+                       rules.cite)
+    if len(path) == 1:
+        return SupplyAnswer(True, cite, f"on {what} ({name(at)})", path)
+    if rules.length.max is not None:
+        counted = lines.counted(at)
+        unit = "MP" if rules.length.unit == "mp" else "hex" if counted == 1 else "hexes"
+        return SupplyAnswer(True, cite, f"{_number(counted)} {unit} counted to {what}"
+                            f" ({name(path[-1])})", path)
+    if len(path) == 2:
+        return SupplyAnswer(True, cite, f"next to {what} ({name(path[-1])})", path)
+    return SupplyAnswer(True, cite, f"traced to {what} ({name(path[-1])}) through"
+                        f" {len(path) - 2} hex{'es' if len(path) > 3 else ''}", path)
+
+
+def _own_hex_closed(engine: Engine, unit: Unit) -> SupplyAnswer | None:
+    """003 §10.3.3 (``ezoc.own_hex: "blocked"``): no line leaves an EZOC hex that no
+    friendly unit negates; the cite names why the unit does not negate it (§9.2.6)."""
+    rules = engine.profile.supply
+    assert unit.hex is not None
+    if rules.ezoc.mode == "ignored" or rules.ezoc.own_hex != "blocked":
+        return None
+    if _open(engine, unit.side, unit.hex):
+        return None
+    negation = engine.profile.zoc.negated_by_friendly
+    exempt = any_holds(engine, negation.not_by, unit)
+    cite = getattr(exempt, "cite", "") or rules.ezoc.cite
+    return SupplyAnswer(False, engine.cite(cite, rules.cite),
+                        "in an EZOC that no friendly unit negates (it does not itself), and"
+                        " no line of supply may leave such a hex")
+
+
+# -- sources -----------------------------------------------------------------------------
+
+
+def source_hexes(engine: Engine, tracing: Tracing) -> dict[Hex, _Source]:
+    """The hexes that are sources for ``tracing.side`` (remembered per engine)."""
+    key = ("supply_sources", tracing.side, frozenset(
+        k for k in tracing.relaxed if k.startswith("exclusion:")))
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = dict(_sources(engine, tracing))
+    assert isinstance(known, dict)
+    return known
+
+
+def _sources(engine: Engine, tracing: Tracing) -> Iterator[tuple[Hex, _Source]]:
+    sit, side = engine.situation, tracing.side
+    seen: set[Hex] = set()
+    for index, rule in enumerate(engine.profile.supply.sources):
+        if rule.side != side:
+            continue
+        for h, marker in _rule_hexes(engine, index, rule, tracing):
+            if h in seen or not sit.map.grid.contains(h):
+                continue
+            if rule.controlled and sit.state.get("control", {}).get(sit.name(h)) != side:
+                continue
+            if sit.enemy_in(h, side):
+                continue  # a line never enters enemy units (000 §11.2.1: no German unit there)
+            seen.add(h)
+            yield h, _Source(index, rule, marker)
+
+
+def _rule_hexes(engine: Engine, index: int, rule: SupplySource, tracing: Tracing
+                ) -> Iterator[tuple[Hex, Marker | None]]:
+    sit, side = engine.situation, tracing.side
+    if rule.kind == "marker":
+        assert rule.marker is not None
+        for m in sit.markers:
+            if m.hex is None or not _marker_matches(m, rule.marker.type, rule.marker.where, side):
+                continue
+            if rule.terrain is not None and not sit.map.has(m.hex, rule.terrain):
+                continue
+            if any(f"exclusion:{index}:{i}" not in tracing.relaxed
+                   and _values_match(m, ex.where, side) for i, ex in enumerate(rule.excluded)):
+                continue
+            yield m.hex, m
+    elif rule.kind == "edge":
+        for edge in rule.edges or ("north", "south", "east", "west"):
+            if rule.edge_role is not None and sit.map.edges.get(edge) != rule.edge_role:
+                continue
+            for h in sorted(sit.map.edge_hexes(edge)):
+                yield h, None
+    elif rule.kind == "hexes":
+        for hex_id in rule.hexes:
+            if sit.map.grid.has_id(hex_id):
+                yield sit.map.grid.hex(hex_id), None
+    elif rule.kind == "terrain":
+        assert rule.terrain is not None
+        for h in sit.map.grid.hexes():
+            if sit.map.has(h, rule.terrain):
+                yield h, None
+    else:  # units
+        for u in sit.units:
+            if u.side == side and u.hex is not None and any(selects(engine, s, u)
+                                                            for s in rule.units):
+                yield u.hex, None
+
+
+def _marker_matches(m: Marker, kind: str, where: Mapping[str, object], side: str) -> bool:
+    return m.type == kind and _values_match(m, where, side)
+
+
+def _values_match(m: Marker, where: Mapping[str, object], side: str) -> bool:
+    for key, wanted in where.items():
+        value = m.get(key)
+        if wanted == "$side":
+            wanted = side
+        if isinstance(wanted, str) and isinstance(value, str):
+            if value.casefold() != wanted.casefold():
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def _source_names(engine: Engine, side: str) -> list[str]:
+    return [s.name or s.kind for s in engine.profile.supply.sources if s.side == side]
+
+
+def _exclusion_keys(engine: Engine) -> list[str]:
+    return [f"exclusion:{i}:{j}" for i, s in enumerate(engine.profile.supply.sources)
+            for j in range(len(s.excluded))]
+
+
+# -- the search --------------------------------------------------------------------------
+
+
+def _open(engine: Engine, side: str, h: Hex) -> bool:
+    """Whether a line may enter ``h`` as far as units and EZOC go (003 §10.3.1, 001 §7.2):
+    no enemy unit; outside an EZOC, or (mode ``blocked``) with a friendly unit there that
+    negates it for supply (001 §6.0, 003 §7.5, §9.2.6)."""
+    return h not in _closed(engine, side)
+
+
+def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
+            ) -> frozenset[Hex]:
+    """The hexes no line of ``side`` enters (remembered per engine): enemy units' hexes
+    (unless ``"enemy_units"`` is relaxed) and EZOC hexes as ``supply.ezoc`` says (unless
+    ``"ezoc"`` is relaxed: the binding limit's searches)."""
+    enemy, ezoc = "enemy_units" not in relaxed, "ezoc" not in relaxed
+    key = ("supply_closed", side, enemy, ezoc)
+    known = engine.memo.get(key)
+    if known is None:
+        sit, mode = engine.situation, engine.profile.supply.ezoc.mode
+        closed = {h for h in sit.occupants if sit.enemy_in(h, side)} if enemy else set()
+        if mode != "ignored" and ezoc:
+            for h in engine.enemy_zoc(side):
+                if mode == "enter_or_exit" or not any(
+                        u.side == side and negates(engine, u, "supply")
+                        for u in sit.units_in(h)):
+                    closed.add(h)
+        known = engine.memo[key] = frozenset(closed)
+    assert isinstance(known, frozenset)
+    return known
+
+
+def _supply_map(engine: Engine) -> _Map:
+    known = engine.memo.get(("supply_map",))
+    if known is None:
+        length = engine.profile.supply.length
+        gmap = engine.situation.map
+        counts: dict[Hex, tuple[float, int | None]] = {}
+        limited: dict[Hex, tuple[int, ...]] = {}
+        for h in engine.grid.adjacency:
+            tags = gmap.tags(h)
+            counts[h] = (length.default, None)
+            for i, entry in enumerate(length.hex_counts):
+                if ((entry.terrain is not None and entry.terrain in tags)
+                        or (entry.feature is not None and gmap.is_feature_hex(h, entry.feature))):
+                    counts[h] = (entry.counts, i)
+                    break
+            hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
+            if hits:
+                limited[h] = hits
+        known = engine.memo[("supply_map",)] = _Map(counts, limited)
+    assert isinstance(known, _Map)
+    return known
+
+
+def _side_of(engine: Engine, a: Hex, b: Hex) -> _Side:
+    features = engine.situation.map.features(a, b)
+    if not features:
+        return _PLAIN
+    rules = engine.profile.supply
+    roads = [r for r in engine.profile.roads if r in features]
+    road_count = min(((c.counts, i) for i, c in enumerate(rules.length.roads)
+                      if c.road in roads), default=None)
+    crossing = next(((c.counts, i) for i, c in enumerate(rules.length.crossings)
+                     if c.feature in features and not (c.unless_road and roads)), None)
+    blockers = tuple(i for i, b in enumerate(rules.blocking_hexsides)
+                     if b.feature in features and not (b.unless_road and roads))
+    return _Side(bool(roads), road_count, crossing, blockers)
+
+
+def trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None = None) -> Lines:
+    """One cheapest-first search from every source of ``tracing.side`` at once, in reverse.
+
+    Searching from the sources, stepping from ``x`` to ``y`` prices the line's step from
+    ``y`` into ``x``. A hex a line may not enter is still reached as a unit's own hex, but
+    no line runs on through it. With ``targets`` the search stops once it has reached all
+    of them; without, the result is remembered per engine.
+    """
+    if targets is None:
+        key = ("supply_lines", tracing)
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = _trace(engine, tracing, None)
+        assert isinstance(known, Lines)
+        return known
+    return _trace(engine, tracing, targets)
+
+
+def _trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None) -> Lines:
+    rules = engine.profile.supply
+    length = rules.length
+    sources = source_hexes(engine, tracing)
+    relaxed = tracing.relaxed
+    limit = None if "length" in relaxed else length.max
+    limits = [(i, lim) for i, lim in enumerate(length.terrain_limits)
+              if f"limit:{i}" not in relaxed]
+    side = tracing.side
+    mode = rules.ezoc.mode
+
+    def source_ok(s: Hex, src: _Source) -> bool:
+        if mode == "blocked" and f"open:{src.index}" not in relaxed:
+            return _open(engine, side, s)
+        return not engine.situation.enemy_in(s, side)
+
+    starts = [s for s, src in sorted(sources.items()) if source_ok(s, src)]
+    present = _present(engine)
+    uniform = (not limits
+               and all(r.counts == length.default or r.road not in present
+                       for r in length.roads)
+               and all(f"crossing:{i}" in relaxed or c.counts == length.default
+                       or c.feature not in present for i, c in enumerate(length.crossings))
+               and all(f"count:{i}" in relaxed or e.counts == length.default
+                       or (e.terrain or e.feature) not in present
+                       for i, e in enumerate(length.hex_counts)))
+    step_ok = _step_filter(engine, tracing)
+    if uniform:
+        return _breadth_first(engine, tracing, starts, sources, limit, step_ok, targets)
+    return _cheapest_first(engine, tracing, starts, sources, limit, limits, step_ok, targets)
+
+
+def _step_filter(engine: Engine, tracing: Tracing) -> Callable[[Hex, Hex, _Side], bool]:
+    """Whether the line's step from ``y`` into ``x`` may be made (blocking hexsides, 003
+    §5.7.4; prohibited terrain, 001 §6.0). Across a bare hexside only the terrain of ``x``
+    can prohibit it: those hexes are worked out once."""
+    rules, relaxed = engine.profile.supply, tracing.relaxed
+    prohibited = rules.prohibited if "prohibited" not in relaxed else None
+    blocking = frozenset(i for i in range(len(rules.blocking_hexsides))
+                         if f"blocker:{i}" not in relaxed)
+    barred = prohibited_hexes(engine, prohibited.unit_class) if prohibited else frozenset()
+
+    def ok(y: Hex, x: Hex, side: _Side) -> bool:
+        if side is _PLAIN:
+            return x not in barred
+        if side.blockers and any(i in blocking for i in side.blockers):
+            return False
+        return prohibited is None or prohibiting(engine, y, x, prohibited.unit_class) is None
+
+    return ok
+
+
+def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
+    """Whether a line runs on through ``x``: a source is only entered; any other hex must
+    be open (:func:`_open`)."""
+    return start or _open(engine, side, x)
+
+
+Edges = dict[Hex, tuple[tuple[Hex, _Side], ...]]
+
+
+def _edges(engine: Engine) -> Edges:
+    """Each hex's neighbours with the hexside between, filled in as the searches go."""
+    known = engine.memo.setdefault(("supply_edges",), {})
+    assert isinstance(known, dict)
+    return known
+
+
+def _neighbours(engine: Engine, edges: Edges, x: Hex) -> tuple[tuple[Hex, _Side], ...]:
+    around = edges.get(x)
+    if around is None:
+        sides = _sides(engine)
+        around = edges[x] = tuple((y, sides.get((y, x), _PLAIN))
+                                  for y in engine.grid.adjacency[x])
+    return around
+
+
+def _present(engine: Engine) -> frozenset[str]:
+    """Every terrain and hexside feature the map uses."""
+    known = engine.memo.get(("supply_present",))
+    if known is None:
+        gmap = engine.situation.map
+        found = {f for feats in gmap.hexsides.values() for f in feats}
+        found |= {t for h in engine.grid.adjacency for t in gmap.tags(h)}
+        known = engine.memo[("supply_present",)] = frozenset(found)
+    return cast("frozenset[str]", known)
+
+
+def _featured(engine: Engine) -> frozenset[Hex]:
+    """The hexes with at least one hexside that has a feature."""
+    known = engine.memo.get(("supply_featured",))
+    if known is None:
+        known = engine.memo[("supply_featured",)] = frozenset(
+            h for side in engine.situation.map.hexsides for h in (side.a, side.b))
+    assert isinstance(known, frozenset)
+    return known
+
+
+def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
+    """Every hexside with a feature, both ways round, as tracing sees it."""
+    known = engine.memo.get(("supply_sides",))
+    if known is None:
+        found: dict[tuple[Hex, Hex], _Side] = {}
+        for side in engine.situation.map.hexsides:
+            found[(side.a, side.b)] = found[(side.b, side.a)] = _side_of(engine, side.a, side.b)
+        known = engine.memo[("supply_sides",)] = found
+    assert isinstance(known, dict)
+    return known
+
+
+def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
+                   sources: dict[Hex, _Source], limit: float | None,
+                   step_ok: Callable[[Hex, Hex, _Side], bool],
+                   targets: frozenset[Hex] | None) -> Lines:
+    """:func:`trace` when every hex counts the same: a breadth-first search."""
+    rules = engine.profile.supply
+    per_hex = rules.length.default
+    plain = not rules.blocking_hexsides and rules.prohibited is None
+    adjacency = engine.grid.adjacency
+    sides = _sides(engine)
+    featured = _featured(engine)
+    relaxed = tracing.relaxed
+    barred = (prohibited_hexes(engine, rules.prohibited.unit_class)
+              if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
+    closed = _closed(engine, tracing.side, tracing.relaxed)
+    count: dict[_State, float] = {}
+    parent: dict[_State, _State | None] = {}
+    queue: deque[_State] = deque()
+    initial = set(starts)
+    for s in starts:
+        first: _State = (s, (), False)
+        count[first], parent[first] = 0.0, None
+        queue.append(first)
+    best: dict[Hex, _State] = {}
+    remaining = set(targets) if targets is not None else None
+    seen: set[Hex] = set(starts)
+    while queue:
+        state = queue.popleft()
+        x = state[0]
+        if _settle(best, remaining, x, state):
+            break
+        if x in closed and x not in initial:
+            continue  # a source is only entered; any other hex must be open (_open)
+        total = count[state] + per_hex
+        if limit is not None and total > limit:
+            continue
+        # Across a bare hexside only x's own terrain can stop the step into it.
+        check = not plain and x in featured
+        x_barred = x in barred
+        for y in adjacency[x]:
+            if y in seen:
+                continue
+            if check:
+                side = sides.get((y, x), _PLAIN)
+                if not step_ok(y, x, side):
+                    continue
+            elif x_barred:
+                continue
+            seen.add(y)
+            nxt: _State = (y, (), False)
+            count[nxt], parent[nxt] = total, state
+            queue.append(nxt)
+    return Lines(best, count, parent)
+
+
+def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
+                    sources: dict[Hex, _Source], limit: float | None,
+                    limits: list[tuple[int, TerrainLimit]],
+                    step_ok: Callable[[Hex, Hex, _Side], bool],
+                    targets: frozenset[Hex] | None) -> Lines:
+    """:func:`trace` with counts that differ or terrain limits: a cheapest-first search over
+    (hex, limited hexes passed, leaves by road). The hot loop of supply: locals, and the
+    hexside tests only where a hexside has a feature."""
+    rules = engine.profile.supply
+    length, relaxed = rules.length, tracing.relaxed
+    terrain = _supply_map(engine)
+    counts, limited = terrain.counts, terrain.limited
+    slot = {i: n for n, (i, _) in enumerate(limits)}
+    limits_all = length.terrain_limits
+    maxima = {i: lim.max for i, lim in limits}
+    by_roads = {i for i, lim in limits if lim.except_along_roads}
+    default = length.default
+    relaxed_counts = frozenset(int(k.split(":")[1]) for k in relaxed if k.startswith("count:"))
+    relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
+                                  if k.startswith("crossing:"))
+    checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
+    closed = _closed(engine, tracing.side, tracing.relaxed)
+    heap: list[tuple[float, int, _State]] = []
+    count: dict[_State, float] = {}
+    parent: dict[_State, _State | None] = {}
+    tick = 0
+    zero = tuple(0 for _ in limits)
+    initial = set(starts)
+    for s in starts:
+        first: _State = (s, zero, True)
+        count[first], parent[first] = 0.0, None
+        heap.append((0.0, tick, first))
+        tick += 1
+    heapq.heapify(heap)
+    best: dict[Hex, _State] = {}
+    settled: set[_State] = set()
+    remaining = set(targets) if targets is not None else None
+    push, pop = heapq.heappush, heapq.heappop
+    edges = _edges(engine)
+    while heap:
+        d, _, state = pop(heap)
+        if state in settled:
+            continue
+        settled.add(state)
+        x, used, leaves_by_road = state
+        if x not in best and _settle(best, remaining, x, state):
+            break
+        if x in closed and x not in initial:
+            continue  # a source is only entered; any other hex must be open (_open)
+        base, entry = counts[x]
+        if entry is not None and entry in relaxed_counts:
+            base = default
+        hits = limited.get(x) if limited else None
+        if hits is not None and len(slot) != len(limits_all):
+            hits = tuple(i for i in hits if i in slot)
+        around = edges.get(x) or _neighbours(engine, edges, x)
+        for y, side in around:
+            step = base
+            if side is not _PLAIN:
+                if checks and not step_ok(y, x, side):
+                    continue
+                if side.road_count is not None:
+                    step = side.road_count[0]
+                elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
+                    step = side.crossing[0]
+            now = used
+            if hits:
+                bumped = list(used)
+                for i in hits:
+                    if i in by_roads and side.road and leaves_by_road:
+                        continue  # entered and left along roads: not counted (003 §10.3.2)
+                    bumped[slot[i]] += 1
+                if any(bumped[slot[i]] > maxima[i] for i in hits):
+                    continue
+                now = tuple(bumped)
+            total = d + step
+            if limit is not None and total > limit:
+                continue
+            nxt: _State = (y, now, side.road and y in limited)
+            if total < count.get(nxt, total + 1):
+                count[nxt], parent[nxt] = total, state
+                tick += 1
+                push(heap, (total, tick, nxt))
+    return Lines(best, count, parent)
+
+
+def _settle(best: dict[Hex, _State], remaining: set[Hex] | None, x: Hex, state: _State
+            ) -> bool:
+    """Record the best state of ``x``; whether every target of the search is now reached."""
+    best[x] = state
+    if remaining is None:
+        return False
+    remaining.discard(x)
+    return not remaining
+
+
+# -- the binding limit -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Relaxation:
+    key: str
+    cite: str
+    reason: str
+
+
+def _relaxations(engine: Engine, side: str) -> Iterator[_Relaxation]:
+    """The rules a cut-off unit may be refused by, in the order they are named, each only
+    where the position has something it applies to."""
+    sit, rules = engine.situation, engine.profile.supply
+    length = rules.length
+    terrain = _supply_map(engine)
+    most = "" if length.max is None else _number(length.max)
+    unit = "MP" if length.unit == "mp" else "hexes"
+    for i, source in enumerate(rules.sources):
+        if source.side != side:
+            continue
+        for j, ex in enumerate(source.excluded):
+            if source.marker is not None and any(
+                    _marker_matches(m, source.marker.type, source.marker.where, side)
+                    and _values_match(m, ex.where, side) for m in sit.markers):
+                what = source.name or "source"
+                yield _Relaxation(f"exclusion:{i}:{j}", ex.cite or source.cite,
+                                  ex.reason or f"the only {what} in reach is not a source"
+                                  f" ({', '.join(f'{k}: {v}' for k, v in ex.where.items())})")
+    if rules.ezoc.mode == "blocked":
+        closed = {src.index for h, src in source_hexes(engine, Tracing(side)).items()
+                  if not _open(engine, side, h)}
+        for i, source in enumerate(rules.sources):
+            if i in closed:
+                yield _Relaxation(f"open:{i}", source.cite or rules.ezoc.cite,
+                                  f"the only {source.name or 'source'} in reach is in an EZOC"
+                                  " that no friendly unit negates")
+    for i, lim in enumerate(length.terrain_limits):
+        if any(i in hits for hits in terrain.limited.values()):
+            roads = " off the roads" if lim.except_along_roads else ""
+            yield _Relaxation(f"limit:{i}", lim.cite or length.cite,
+                              f"every line passes more than {lim.max} {lim.terrain}"
+                              f" hex{'es' if lim.max != 1 else ''}{roads}")
+    if length.max is not None:
+        for i, entry in enumerate(length.hex_counts):
+            if entry.counts > length.default and any(c[1] == i for c in terrain.counts.values()):
+                what = entry.terrain or f"{entry.feature} hexes"
+                yield _Relaxation(f"count:{i}", entry.cite or length.cite,
+                                  f"{what} count{'s' if entry.terrain else ''}"
+                                  f" {_number(entry.counts)} and make every line longer than"
+                                  f" {most} {unit}")
+        present = {f for feats in sit.map.hexsides.values() for f in feats}
+        for i, crossing in enumerate(length.crossings):
+            if crossing.counts > length.default and crossing.feature in present:
+                off = " off the road" if crossing.unless_road else ""
+                yield _Relaxation(f"crossing:{i}", crossing.cite or length.cite,
+                                  f"a {crossing.feature} crossed{off} counts"
+                                  f" {_number(crossing.counts)} and makes every line longer"
+                                  f" than {most} {unit}")
+        yield _Relaxation("length", length.cite or rules.cite,
+                          f"every line is longer than {most} {unit}")
+    present = {f for feats in sit.map.hexsides.values() for f in feats}
+    for i, blocker in enumerate(rules.blocking_hexsides):
+        if blocker.feature in present:
+            yield _Relaxation(f"blocker:{i}", blocker.cite or rules.cite,
+                              f"{blocker.feature} hexsides block every line to a source")
+    if rules.prohibited is not None:
+        yield _Relaxation("prohibited", rules.prohibited.cite or rules.cite,
+                          "prohibited terrain blocks every line to a source")
+
+
+def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, SupplyAnswer]:
+    """Name the binding limit of each cut-off unit. A search with every rule but enemy
+    units and EZOC relaxed bounds any line from below: a unit it does not reach, or reaches
+    only beyond the length, needs no other search. The others try one relaxation at a
+    time, each search stopping once it has reached every unit still unexplained."""
+    rules = engine.profile.supply
+    length = rules.length
+    side = strict.side
+    targets = {u.hex for u in units if u.hex is not None}
+    found: dict[Hex, SupplyAnswer] = {}
+    relaxations = list(_relaxations(engine, side))
+    loose_keys = [r.key for r in relaxations] + _exclusion_keys(engine) + ["length"]
+    loosest = trace(engine, strict.without(*loose_keys), frozenset(targets))
+    floor = min([length.default, *(c.counts for c in length.hex_counts),
+                 *(c.counts for c in length.roads), *(c.counts for c in length.crossings)])
+    unit = "MP" if length.unit == "mp" else "hexes"
+    for h in targets:
+        if h not in loosest.best:
+            continue  # named below: enemy units, EZOC, or both
+        if length.max is not None and floor > 0:
+            steps = len(loosest.path(h)) - 1
+            if steps * floor > length.max:
+                found[h] = SupplyAnswer(
+                    False, engine.cite(length.cite or rules.cite),
+                    f"every line is longer than {_number(length.max)} {unit} (at least"
+                    f" {_number(steps * floor)})")
+    unreached = frozenset(h for h in targets if h not in loosest.best)
+    if unreached:
+        found.update(_cut_by_units(engine, strict.without(*loose_keys), unreached))
+    for relaxation in relaxations:
+        left = frozenset(targets - found.keys())
+        if not left:
+            break
+        lines = trace(engine, strict.without(relaxation.key), left)
+        for h in left & lines.best.keys():
+            reason = relaxation.reason
+            if relaxation.key == "length":
+                reason = (f"the shortest line counts {_number(lines.counted(h))} {unit}, more"
+                          f" than {_number(length.max or 0)}")
+            found[h] = SupplyAnswer(False, engine.cite(relaxation.cite, rules.cite), reason)
+    for h in targets - found.keys():
+        found[h] = SupplyAnswer(False, engine.cite(rules.cite), "no line of supply: several"
+                                " rules together cut every line")
+    return {u.id: found[u.hex] for u in units if u.hex is not None}
+
+
+def _cut_by_units(engine: Engine, loose: Tracing, targets: frozenset[Hex]
+                  ) -> dict[Hex, SupplyAnswer]:
+    """Units no line reaches even with every other rule relaxed: the enemy's units cut
+    them off. Named by the one rule whose relaxation alone lets a line through (the EZOC
+    rule, then enemy units' hexes), else by both."""
+    rules = engine.profile.supply
+    found: dict[Hex, SupplyAnswer] = {}
+    names = " or ".join(_source_names(engine, loose.side))
+    tries = [("enemy_units", rules.enemy_units.cite,
+              f"every line to {names} enters a hex holding an enemy unit")]
+    if rules.ezoc.mode != "ignored":
+        tries.insert(0, ("ezoc", rules.ezoc.cite,
+                         f"every line to {names} enters an EZOC hex"
+                         + (" no friendly unit negates" if rules.ezoc.mode == "blocked"
+                            else " on its way")))
+    left = targets
+    for key, cite, reason in tries:
+        lines = trace(engine, loose.without(key), left)
+        for h in left & lines.best.keys():
+            found[h] = SupplyAnswer(False, engine.cite(cite, rules.cite), reason)
+        left = left - lines.best.keys()
+    for h in left:
+        found[h] = SupplyAnswer(False, engine.cite(rules.cite), _no_line(engine, loose.side))
+    return found
+
+
+def _no_line(engine: Engine, side: str) -> str:
+    mode = engine.profile.supply.ezoc.mode
+    names = " or ".join(_source_names(engine, side))
+    ezoc = {"blocked": ", an EZOC hex no friendly unit negates",
+            "enter_or_exit": " or passing through an EZOC hex", "ignored": ""}[mode]
+    return f"no line of supply reaches {names} without entering an enemy unit{ezoc}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"

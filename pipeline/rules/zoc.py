@@ -1,0 +1,148 @@
+"""Zones of control as the profile says them: who exerts one, where it reaches, what it does.
+
+``zoc.exerted_by`` / ``zoc.not_exerted_by`` say who exerts a ZOC (000 §6.0, 001
+§6.0, 003 §7.1); ``zoc.reach`` where it does not extend (003 §7.6 major rivers
+and Caen, 001 §6.0 prohibited terrain); ``zoc.enter``, ``zoc.leave`` and
+``zoc.ezoc_to_ezoc`` what it does to a moving unit, with ``zoc.by_class`` for a
+class that differs (000 §6.1 leg and mobile units); ``zoc.negated_by_friendly``
+for which purposes a friendly unit in the hex negates it; ``zoc.ignored_by``
+the units it never affects (000 §11.2.3 Rangers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pipeline.hexgrid import Hex
+from pipeline.model.rulesprofile import EzocToEzoc, ZocEnter, ZocLeave
+from pipeline.rules.select import any_holds, moving_class, selects
+from pipeline.rules.situation import Unit
+from pipeline.rules.terrain import prohibited_hexes, prohibiting, road_hexes
+
+if TYPE_CHECKING:
+    from pipeline.rules.engine import Engine
+
+__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates", "zoc_effects",
+           "zoc_reaches"]
+
+
+@dataclass(frozen=True)
+class ZocEffects:
+    """What an EZOC does to units of one class."""
+
+    enter: ZocEnter
+    leave: ZocLeave
+    ezoc_to_ezoc: EzocToEzoc
+
+
+def exerts_zoc(engine: Engine, unit: Unit) -> bool:
+    """Whether ``unit`` exerts a ZOC (``zoc.exerted``, ``exerted_by``, ``not_exerted_by``,
+    and ``suspended`` this turn, 003 §7.8)."""
+    zoc = engine.profile.zoc
+    if not zoc.exerted:
+        return False
+    if zoc.exerted_by and any_holds(engine, zoc.exerted_by, unit) is None:
+        return False
+    if zoc.not_exerted_by and any_holds(engine, zoc.not_exerted_by, unit) is not None:
+        return False
+    return not zoc.suspended or not _suspended(engine, unit)
+
+
+def _suspended(engine: Engine, unit: Unit) -> bool:
+    """003 §7.8 (``zoc.suspended``): on its turns such a unit exerts no ZOC, nor (with
+    ``adjacent_enemies``) does an enemy unit next to it."""
+    sit = engine.situation
+    for rule in engine.profile.zoc.suspended:
+        if sit.turn not in rule.turns:
+            continue
+        if selects(engine, rule, unit):
+            return True
+        if rule.adjacent_enemies and unit.hex is not None and any(
+                other.side != unit.side and selects(engine, rule, other)
+                for n in engine.grid.neighbours(unit.hex) for other in sit.units_in(n)):
+            return True
+    return False
+
+
+def zoc_reaches(engine: Engine, unit: Unit, into: Hex) -> bool:
+    """Whether ``unit``'s ZOC extends from its hex into the adjacent ``into``
+    (``zoc.reach``)."""
+    assert unit.hex is not None
+    reach = engine.profile.zoc.reach
+    if not (reach.blocked_by_hexsides or reach.not_into_terrain or reach.not_across_prohibited):
+        return True  # the six adjacent hexes, whatever lies between
+    gmap = engine.situation.map
+    features = gmap.features(unit.hex, into)
+    if not features and not reach.not_into_terrain:
+        # Across a bare hexside only prohibited terrain stops it.
+        return not reach.not_across_prohibited or into not in prohibited_hexes(
+            engine, moving_class(engine, unit))
+    # The answer depends on the hexside, the terrain entered and the unit's class only.
+    unit_class = moving_class(engine, unit) if reach.not_across_prohibited else ""
+    key = ("zoc_reaches", unit_class, features, gmap.tags(into),
+           road_hexes(engine, unit.hex, into) if features else ())
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = _reaches(engine, unit, into, unit_class, features)
+    return bool(known)
+
+
+def _reaches(engine: Engine, unit: Unit, into: Hex, unit_class: str,
+             features: frozenset[str]) -> bool:
+    assert unit.hex is not None
+    reach, gmap = engine.profile.zoc.reach, engine.situation.map
+    if features and reach.blocked_by_hexsides and not features.isdisjoint(
+            reach.blocked_by_hexsides):
+        return False
+    if reach.not_into_terrain and _proof(engine, gmap.tags(into)):
+        return False
+    if reach.not_across_prohibited:
+        if not features:
+            return into not in prohibited_hexes(engine, unit_class)
+        return prohibiting(engine, unit.hex, into, unit_class) is None
+    return True
+
+
+def _proof(engine: Engine, tags: tuple[str, ...]) -> bool:
+    """Whether a hex of these terrains is one a ZOC does not enter (remembered per mix)."""
+    key = ("zoc_proof", tags)
+    known = engine.memo.get(key)
+    if known is None:
+        known = engine.memo[key] = any(
+            t in engine.profile.zoc.reach.not_into_terrain for t in tags)
+    return bool(known)
+
+
+def zoc_effects(engine: Engine, unit_class: str) -> ZocEffects:
+    """The profile's ZOC effects for a unit class (``zoc.by_class`` over the defaults)."""
+    zoc = engine.profile.zoc
+    own = zoc.by_class.get(unit_class)
+    if own is None:
+        return ZocEffects(zoc.enter, zoc.leave, zoc.ezoc_to_ezoc)
+    return ZocEffects(own.enter or zoc.enter, own.leave or zoc.leave,
+                      own.ezoc_to_ezoc or zoc.ezoc_to_ezoc)
+
+
+def ignores_ezoc(engine: Engine, unit: Unit) -> bool:
+    """Whether EZOC never affect ``unit`` (``zoc.ignored_by``)."""
+    return any_holds(engine, engine.profile.zoc.ignored_by, unit) is not None
+
+
+def negates(engine: Engine, unit: Unit, purpose: str) -> bool:
+    """Whether ``unit`` negates the EZOC in its hex for ``purpose`` (``"supply"``...)."""
+    negation = engine.profile.zoc.negated_by_friendly
+    return purpose in negation.purposes and any_holds(engine, negation.not_by, unit) is None
+
+
+def exerted_cite(engine: Engine, exerting: tuple[Unit, ...]) -> str | None:
+    """The rule of ``zoc.exerted_under`` that covers every unit putting a hex in an EZOC
+    (003 §15.1: delay units; §7.6: a ZOC projected out of Caen), or ``None``."""
+    gmap = engine.situation.map
+    for rule in engine.profile.zoc.exerted_under:
+        if exerting and all(
+                selects(engine, rule, u) and (not rule.in_terrain or (
+                    u.hex is not None and any(gmap.has(u.hex, t) for t in rule.in_terrain)))
+                for u in exerting):
+            return engine.cite(rule.cite)
+    return None
