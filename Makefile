@@ -51,9 +51,10 @@ demo: $(STAMP)
 	@echo "   digitized.json, overlay.png, digitized.geojson, validation.html, counters/,"
 	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
+# The suite runs on every core (pytest-xdist): its tests share no files or ports.
 test: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(PY) bench/run.py
