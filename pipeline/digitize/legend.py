@@ -25,7 +25,10 @@ terrain with ``null`` needs a sample from the scan (``--sample city=0608``).
 ``paper`` is the colour of blank paper *as the reference colours were taken*
 (white if they are the printer's colours); ``ink`` is the grid's colour.
 Feature ``shape`` is ``"line"`` (the default: a river, a bar, a road) or
-``"mark"`` (a symbol on the middle of the hexside, like a bridge).
+``"mark"`` (a symbol on the middle of the hexside, like a bridge). A line
+across hexsides may say how it is drawn besides its colour: ``"ticks": true``
+for a railroad's cross ties (which tell it from a road of the same colour),
+``"casing": "#333333"`` for the dark edges of a road printed light.
 
 A map document (``kind: "map"``) is a legend too: its terrain and hexside
 feature colours are used as they are.
@@ -57,16 +60,22 @@ Kind = Literal["along", "across"]
 Shape = Literal["line", "mark"]
 
 _TOP_KEYS = ("kind", "paper", "ink", "default_terrain", "terrain", "features", "note")
-_FEATURE_KEYS = ("kind", "color", "colors", "shape", "note")
+_FEATURE_KEYS = ("kind", "color", "colors", "shape", "ticks", "casing", "note")
 
 
 @dataclass(frozen=True)
 class FeatureKey:
-    """One hexside feature of the legend."""
+    """One hexside feature of the legend.
+
+    ``ticks`` says the line has cross ties (a railroad); ``casing`` gives the
+    colours of the edges of a line printed with them (a white road edged in black).
+    """
 
     kind: Kind
     colours: tuple[RGB, ...]
     shape: Shape = "line"
+    ticks: bool = False
+    casing: tuple[RGB, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,7 +208,15 @@ def _features(data: Any, file: str | None) -> dict[str, FeatureKey]:
         colours = _colours(spec.get("color", spec.get("colors")), file, f"{where}.color")
         if not colours:
             raise DataError(file, f"{where}.color", "a hexside feature needs a colour")
-        out[str(name)] = FeatureKey(kind, colours, shape)
+        ticks = spec.get("ticks", False)
+        if not isinstance(ticks, bool):
+            raise DataError(file, f"{where}.ticks", f"ticks is true or false, got {ticks!r}")
+        casing = _colours(spec.get("casing"), file, f"{where}.casing")
+        if (ticks or casing) and (kind != "across" or shape != "line"):
+            raise DataError(file, f"{where}.{'ticks' if ticks else 'casing'}",
+                            "only a line across hexsides (a road, a railroad) has ticks or a"
+                            " casing")
+        out[str(name)] = FeatureKey(kind, colours, shape, ticks, casing)
     return out
 
 

@@ -1,0 +1,135 @@
+"""What each hex prints besides its fill, learned from the scan itself.
+
+A textured terrain is its fill and a few other colours: a fortified line's red
+dots, a city's grey blocks, a bocage's dark hedgerows, the water-lines of a
+sea along its coast. Those colours are no line, however close they lie to a
+hexside, and the line reader should know them as the hex's own (see
+:mod:`~pipeline.digitize.linereader`). They are found the way a person sees
+them: the colours that cover a good share of a hex's interior which no line
+printed there explains.
+
+The map's colours are clustered once (k-means in Lab over points inside every
+hex, away from its hexsides); a cluster is one of a hex's texture colours when
+it covers :data:`SHARE` of the hex's points or more, differs from the hex's
+main colour, and is not the colour of a line that may run through it (a road
+crossing a hex is a small share of its area, and is kept out by its colour
+besides). Judged hex by hex, this needs no terrain named right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.colours import to_lab
+from pipeline.digitize.gridfit import GridFit, hex_units
+from pipeline.digitize.legend import RGB
+from pipeline.hexgrid import Hex
+from pipeline.hexgrid.coords import direction_vectors
+
+__all__ = ["SHARE", "hex_textures"]
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+
+SHARE = 0.06  # least share of a terrain's interior points a texture colour covers
+_CLUSTERS = 12
+_POINTS = 20_000  # points the map's colours are clustered from
+_RADIUS = 0.34  # points lie within this distance of a hex centre, in hex widths
+_HUB = 0.1  # and beyond this one (a town's symbol, where roads meet)
+_WEDGE = 15.0  # and within this many degrees of the way to a corner
+_APART = 12.0  # Lab distance from the fill a texture colour keeps
+_BLEND = 8.0  # Lab distance under which a colour is a line blended with the fill
+_LEAST_LINE = 0.1  # share of a line in a blend that makes it the line's
+_SEED = 7
+
+
+def hex_textures(lab: Callable[[F64], F32], fit: GridFit, lines: Sequence[RGB]
+                 ) -> dict[Hex, F32]:
+    """Hex -> its texture colours, Lab ``(k, 3)`` (hexes with a plain fill are left out).
+
+    Parameters
+    ----------
+    lab
+        Light-corrected Lab colours of scan positions ``(n, 2)``
+        (:meth:`~pipeline.digitize.linereader.LineReader.lab`).
+    fit
+        The grid on the scan.
+    lines
+        The colours of every hexside feature: a cluster near one is no texture.
+    """
+    hexes = fit.grid.hexes()
+    if not hexes:
+        return {}
+    offsets = _disc(fit)
+    centres = fit.to_pixel(hex_units(hexes, fit.grid.orientation))
+    colours = lab((centres[:, None, :] + offsets[None, :, :]).reshape(-1, 2))
+    rng = np.random.default_rng(_SEED)
+    some = colours[rng.choice(len(colours), min(_POINTS, len(colours)), replace=False)]
+    k = min(_CLUSTERS, len(some))
+    cv2.setRNGSeed(_SEED)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centre = cv2.kmeans(np.ascontiguousarray(some, np.float32), k, None, criteria, 2,
+                              cv2.KMEANS_PP_CENTERS)
+    d2 = ((colours[:, None, :] - centre[None, :, :]) ** 2).sum(axis=-1)
+    label = d2.argmin(axis=1).reshape(len(hexes), len(offsets))
+    share = np.stack([(label == j).mean(axis=1) for j in range(k)], axis=1)  # (hexes, k)
+    line_lab = to_lab(np.array(lines, float)) if lines else np.empty((0, 3), np.float32)
+    main = share.argmax(axis=1)
+    own = (share >= SHARE) & _texture_of(centre, line_lab)[main]
+    out: dict[Hex, F32] = {}
+    for i in np.nonzero(own.any(axis=1))[0]:
+        out[hexes[int(i)]] = np.asarray(centre[own[i]], np.float32)
+    return out
+
+
+def _texture_of(centre: F32, lines: F32) -> NDArray[np.bool_]:
+    """``(k, k)``: whether colour j can be a texture of a hex whose main colour is i.
+
+    Not when it is the main colour, nor a line over it: the colour a line
+    blurred into the fill takes (a road through the hex) is on the way from the
+    fill to the line.
+    """
+    apart = np.linalg.norm(centre[:, None] - centre[None], axis=-1) >= _APART
+    for line in lines:
+        d = line[None, :] - centre  # (k, 3): from each main colour to the line
+        v = centre[None, :, :] - centre[:, None, :]  # (i, j, 3): from main i to colour j
+        a = np.clip((v * d[:, None, :]).sum(-1) / np.maximum((d * d).sum(-1), 1e-6)[:, None],
+                    0.0, 1.0)
+        resid = np.linalg.norm(v - a[..., None] * d[:, None, :], axis=-1)
+        apart &= ~((resid < _BLEND) & (a >= _LEAST_LINE))
+    out: NDArray[np.bool_] = apart
+    return out
+
+
+def _disc(fit: GridFit) -> F64:
+    """Pixel offsets round a hex centre where its texture is read, ``(k, 2)``.
+
+    Inside the disc of :data:`_RADIUS` hex widths, beyond :data:`_HUB`, and
+    towards the hex's corners only (within :data:`_WEDGE` degrees of the
+    directions between neighbouring centres): roads and railroads run from
+    centre to centre, and the middles of hexsides, where they cross, lie the
+    other way.
+    """
+    r = _RADIUS * fit.hex_width
+    step = max(1.0, r / 16)
+    ys, xs = np.mgrid[-r:r + step / 2:step, -r:r + step / 2:step]
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)
+    dist = np.hypot(points[:, 0], points[:, 1])
+    keep = (dist <= r) & (dist >= _HUB * fit.hex_width)
+    grid = fit.grid
+    home = grid.hexes()[0]
+    steps = np.array(direction_vectors(grid.orientation), float)
+    spokes = fit.to_pixel(hex_units([home], grid.orientation) + hex_units(
+        [Hex(home.q + int(q), home.r + int(v)) for q, v in steps], grid.orientation)
+        - hex_units([home], grid.orientation)) - fit.to_pixel(hex_units([home], grid.orientation))
+    spokes /= np.linalg.norm(spokes, axis=1)[:, None]
+    corners = spokes + np.roll(spokes, 1, axis=0)
+    corners /= np.linalg.norm(corners, axis=1)[:, None]
+    unit = points / np.maximum(dist, 1e-9)[:, None]
+    towards = (unit @ corners.T).max(axis=1) >= np.cos(np.radians(_WEDGE))
+    out: F64 = points[keep & towards]
+    return out
