@@ -83,7 +83,7 @@ class Crossings:
 
 
 def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names: list[str],
-                   others: list[str], inks: F32) -> Crossings:
+                   others: list[str]) -> Crossings:
     """Which of the lines ``names`` crosses each hexside of ``geo``.
 
     Parameters
@@ -96,8 +96,10 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         The across features to read.
     others
         Other features whose colours may be printed on the path (a bridge).
-    inks
-        The grid's colour as measured on the scan.
+
+    No grid line runs along the path, so the grid's colour as measured on the
+    scan is not asked for there (a halftone grid's grey is a light road's,
+    blurred): the legend's ink stands for the printed ids and names.
     """
     n = len(geo.sides)
     feature = np.full(n, -1, np.int64)
@@ -105,8 +107,8 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     ties = np.zeros(n)
     if not names or n == 0:
         return Crossings(feature, share, ties, names)
-    colours = LineColours(legend, [*names, *others], inks)
-    groups = _colour_groups(legend, names, colours, inks)
+    colours = LineColours(legend, [*names, *others])
+    groups = _colour_groups(legend, names, colours)
     read = reader.read(geo.on_path(_U, _V), _U < 0.5, 1, colours,
                        fills=reader.local_fills(_beside_points(geo)))
     spacing = float(_V[1] - _V[0])
@@ -141,8 +143,7 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     return Crossings(feature, share, ties, names)
 
 
-def _colour_groups(legend: Legend, names: list[str], colours: LineColours, inks: F32
-                   ) -> list[I64]:
+def _colour_groups(legend: Legend, names: list[str], colours: LineColours) -> list[I64]:
     """Candidate colour indices of each group of lines read as one (their colours alike)."""
     lab = {nm: to_lab(np.array(legend.features[nm].colours, float)) for nm in names}
     parent = list(range(len(names)))

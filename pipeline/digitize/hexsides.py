@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -38,6 +39,7 @@ from pipeline.digitize.crossings import read_crossings
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
+from pipeline.digitize.linecolours import scan_line_colours
 from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
@@ -64,7 +66,11 @@ _INK_LIKE = 15.0  # Lab distance under which a mark's colour passes for ink
 _STRONG = 0.6  # share of a mark's colour each of its pixels needs
 _MASS_FLOOR = 0.015  # least width, in hex widths, a line must show at a place
 _WIDER = 0.03  # hex widths by which a line along a hexside outweighs the grid line
+_COVERED = 0.5  # share of the grid's own colour left where a line covers it
 _PAIR_LEAST = 10  # hexsides between two terrains needed to judge their typical place
+_GROUNDS = 16  # clusters of ground colours hexsides are judged among
+_GROUND_POINTS = 20_000
+_SEED = 5
 # Where the ground beside a hexside is read: places along its first half (the
 # second half mirrors them; the middle, where roads cross, is left out) and
 # offsets from it, in hex widths.
@@ -125,6 +131,8 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     image = descreen(image, screen_period(image, fit))
     geo = side_geometry(fit)
     reader = LineReader(image, light, geo.sides, fills, legend, geo.width)
+    legend = scan_line_colours(legend, reader, geo, light)
+    features = legend.features
     inks = reader.grid_ink(geo.on_side(_GRID_T, np.linspace(-_CORE, _CORE, 5)))
     lines = [c for f in features.values() for c in (*f.colours, *f.casing)]
     reader.use_textures(hex_textures(reader.lab, fit, lines))
@@ -136,7 +144,7 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     if along:
         _along(reader, geo, legend, along, across, marked, found, inks)
     if across:
-        cross = read_crossings(reader, geo, legend, across, marks, inks)
+        cross = read_crossings(reader, geo, legend, across, marks)
         for k, name in enumerate(across):
             hit = cross.feature == k
             _add(found, geo.sides, hit, name, np.ones(len(hit)))
@@ -172,16 +180,27 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
            across: list[str], marked: B, found: Found, inks: F32) -> None:
     # Roads cross the band: they are candidates too. Marks are not: a bridge's
     # dark grey is the grid's ink to a river's edge.
+    grounds = reader.local_fills(_strip_points(geo))
     read = _on_hexside(reader.read(geo.on_side(_ALONG_T, _ALONG_S), _ALONG_S < 0, 2,
                                    LineColours(legend, [*along, *across], inks),
-                                   spill=np.abs(_ALONG_S) <= _SPILL,
-                                   fills=reader.local_fills(_strip_points(geo)),
+                                   spill=np.abs(_ALONG_S) <= _SPILL, fills=grounds,
                                    group=(_ALONG_T > 0.5).astype(np.int64)[:, None]))
-    wide = _wider_than_grid(read)
     # A bridge hides the middle of its river: there, the river is not asked for.
     hidden = marked[:, None] & (np.abs(_ALONG_T - 0.5) <= _MARK_REACH)[None, :]
+    total = read.line_mass()
+    typical = total - _more_than_typical(total, read.pairs)
+    ink = read.mass(INK)
+    typical_ink = ink - _more_than_typical(ink, read.pairs)
+    # A line printed over a grid lighter than the ground (a river over a white
+    # grid) covers it, leaving little of the grid's colour: it need only be as
+    # wide as the grid line was. (Over a dark grid a line must be wider to show.)
+    light = np.zeros(len(ink), bool) if not len(inks) else (
+        float(inks[:, 0].max()) > grounds[..., 0].max(axis=0))
+    covered = light[:, None] & (typical_ink >= _MASS_FLOOR) & (ink <= _COVERED * typical_ink)
     for name in along:
-        shown = wide & (read.mass(name) >= _MASS_FLOOR) & read.dominant(name, along)
+        mass = read.mass(name)
+        wide = (total >= typical + _WIDER) | (covered & (mass >= typical))
+        shown = wide & (mass >= _MASS_FLOOR) & read.dominant(name, along)
         share = np.nan_to_num(_share(shown, shown | ~hidden, least=4))
         hit = share >= _ALONG_MIN
         _add(found, geo.sides, hit, name, share)
@@ -207,21 +226,22 @@ def _on_hexside(read: Reading) -> Reading:
                    strength=np.where(keep, read.strength, np.float32(0.0)))
 
 
-def _wider_than_grid(read: Reading) -> B:
-    """Places carrying clearly more line than the typical place between the same terrains.
+def _more_than_typical(mass: F64, pairs: NDArray[np.int64]) -> F64:
+    """How much more line each place ``(sides, places)`` shows than the typical place.
 
-    A grid line over tan ground reads as more of a dark brown bar than of
-    black ink (the bar's colour is nearer the fill), so the typical place is
-    judged among hexsides between the same two terrains where there are
-    enough of them (most hexsides carry no feature), else among all.
+    The grid line is printed under every hexside, and where it and two fills
+    blur together its pixels can take a line's colour (a grid line over tan
+    ground reads as more of a dark brown bar than of black ink); a line
+    printed along the hexside is wider than that. The typical place is judged
+    among hexsides between the same two terrains where there are enough of
+    them (most hexsides carry no feature), else among all.
     """
-    line = read.line_mass()
-    typical = np.full(len(line), float(np.median(line)))
-    for key in np.unique(read.pairs, axis=0):
-        same = (read.pairs == key).all(axis=1)
+    typical = np.full(len(mass), float(np.median(mass)))
+    for key in np.unique(pairs, axis=0):
+        same = (pairs == key).all(axis=1)
         if same.sum() >= _PAIR_LEAST:
-            typical[same] = float(np.median(line[same]))
-    out: B = line >= typical[:, None] + _WIDER
+            typical[same] = float(np.median(mass[same]))
+    out: F64 = mass - typical[:, None]
     return out
 
 
