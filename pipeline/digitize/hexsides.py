@@ -34,7 +34,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.colours import INK, to_lab
+from pipeline.digitize.colours import INK
+from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.crossings import read_crossings
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.legend import Legend
@@ -44,6 +45,7 @@ from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.digitize.textures import hex_textures
+from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
 
 __all__ = ["ALONG_BAND", "HexsideReading", "detect_hexsides", "read_hexsides"]
@@ -58,12 +60,8 @@ _ALONG_S = np.linspace(-ALONG_BAND, ALONG_BAND, 9)
 _ALONG_MIN = 0.6
 _CORE = 0.03  # half width of a hexside's core, in hex widths: under any line printed along it
 _SPILL = 0.05  # how far from the hexside the neighbouring fill blurs, in hex widths
-_MARK_T = np.linspace(-0.12, 0.12, 5)  # across the hexside, in hex widths
-_MARK_S = np.linspace(-0.075, 0.075, 5)  # along it: wider than a road crossing there
-_MARK_MIN = 0.7
 _MARK_REACH = 0.2  # share of a hexside either side of its middle a mark may hide
-_INK_LIKE = 15.0  # Lab distance under which a mark's colour passes for ink
-_STRONG = 0.6  # share of a mark's colour each of its pixels needs
+_SPAN = 0.5  # share of a hexside's ends that show the line a bridge there spans
 _MASS_FLOOR = 0.015  # least width, in hex widths, a line must show at a place
 _WIDER = 0.03  # hex widths by which a line along a hexside outweighs the grid line
 _COVERED = 0.5  # share of the grid's own colour left where a line covers it
@@ -140,44 +138,67 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     along = [n for n, f in features.items() if f.kind == "along" and f.shape == "line"]
     across = [n for n, f in features.items() if f.kind == "across" and f.shape == "line"]
     found: Found = {}
-    marked = _marks(reader, geo, legend, marks, [*along, *across], found, inks)
-    if along:
-        _along(reader, geo, legend, along, across, marked, found, inks)
-    if across:
-        cross = read_crossings(reader, geo, legend, across, marks)
-        for k, name in enumerate(across):
-            hit = cross.feature == k
-            _add(found, geo.sides, hit, name, np.ones(len(hit)))
+    cross = read_crossings(reader, geo, legend, across, marks)
+    shown = _along(reader, geo, legend, along, across, inks)
+    # The line a bridge spans shows at the hexside's ends, where no bridge (and
+    # no wide road) hides it.
+    ends = np.abs(_ALONG_T - 0.5) > _MARK_REACH
+    spans = {name: np.nan_to_num(_share(s[:, ends], np.ones_like(s[:, ends]), least=2))
+             for name, s in shown.items()}
+    marked = np.zeros(len(geo.sides), bool)
+    examples = _examples(legend, marks, geo, fit)
+    for name in marks:
+        over = [o for o in (legend.features[name].over or spans) if o in spans]
+        if not over:
+            continue
+        spanned = np.max([spans[o] for o in over], axis=0)
+        hit = read_bridges(reader, geo, legend, [name], cross.feature, spanned >= _SPAN,
+                           examples).found(name)
+        marked |= hit
+        _add(found, geo.sides, hit, name, np.ones(len(hit)))
+        # A bridge spans a line along its hexside: the one its ends show best.
+        best = np.argmax([spans[o] for o in over], axis=0)
+        for k, o in enumerate(over):
+            _add(found, geo.sides, hit & (best == k), o, spans[o])
+    # A bridge hides the middle of its river: there, the river is not asked for.
+    hidden = marked[:, None] & ~ends[None, :]
+    for name, s in shown.items():
+        share = np.nan_to_num(_share(s, s | ~hidden, least=4))
+        _add(found, geo.sides, share >= _ALONG_MIN, name, share)
+    for k, name in enumerate(across):
+        hit = cross.feature == k
+        _add(found, geo.sides, hit, name, np.ones(len(hit)))
     return HexsideReading(found)
 
 
-def _marks(reader: LineReader, geo: SideGeometry, legend: Legend, marks: list[str],
-           lines: list[str], found: Found, inks: F32) -> B:
-    """Find marks; returns which hexsides have one."""
-    marked = np.zeros(len(geo.sides), bool)
-    if not marks:
-        return marked
-    # Everything that can be printed on a hexside's middle is a candidate, so a
-    # road or a river there is read as itself, not as part of a bridge.
-    colours = LineColours(legend, [*marks, *lines], inks)
-    read = reader.read(_mark_points(geo), _MARK_T < 0, 1, colours,
-                       spill=np.abs(_MARK_T) <= _SPILL)
-    ink = to_lab(np.array([legend.ink], float))[0]
+def _examples(legend: Legend, marks: list[str], geo: SideGeometry, fit: GridFit
+              ) -> dict[str, int]:
+    """Mark name -> the index in ``geo`` of its legend example hexside (if it gives one)."""
+    index = {frozenset((s.a, s.b)): i for i, s in enumerate(geo.sides)}
+    grid = fit.grid
+    out = {}
     for name in marks:
-        accept = read.label == colours.owners.index(name)
-        own = to_lab(np.array(legend.features[name].colours, float))
-        if float(np.min(np.linalg.norm(own - ink, axis=1))) < _INK_LIKE:
-            accept |= read.label == colours.owners.index(INK)
-        # A mark is solid: faint darkening (a crease's shadow) is not one.
-        accept &= read.strength >= _STRONG
-        hit = accept.reshape(len(geo.sides), -1).mean(axis=1) >= _MARK_MIN
-        marked |= hit
-        _add(found, geo.sides, hit, name, np.ones(len(hit)))
-    return marked
+        example = legend.features[name].example
+        if example is None:
+            continue
+        where = f"features.{name}.example"
+        for hex_id in example:
+            if not grid.has_id(hex_id):
+                raise DataError(legend.source, where, f"hex '{hex_id}' is not on the map"
+                                f" ({grid.describe_extent()})")
+        side = index.get(frozenset(grid.hex(h) for h in example))
+        if side is None:
+            raise DataError(legend.source, where, f"hexes {example[0]} and {example[1]} are"
+                            " not neighbours: give the two hexes either side of a bridge")
+        out[name] = side
+    return out
 
 
 def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[str],
-           across: list[str], marked: B, found: Found, inks: F32) -> None:
+           across: list[str], inks: F32) -> dict[str, B]:
+    """Per along feature, the places ``(sides, places)`` that show it."""
+    if not along:
+        return {}
     # Roads cross the band: they are candidates too. Marks are not: a bridge's
     # dark grey is the grid's ink to a river's edge.
     grounds = reader.local_fills(_strip_points(geo))
@@ -185,8 +206,6 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
                                    LineColours(legend, [*along, *across], inks),
                                    spill=np.abs(_ALONG_S) <= _SPILL, fills=grounds,
                                    group=(_ALONG_T > 0.5).astype(np.int64)[:, None]))
-    # A bridge hides the middle of its river: there, the river is not asked for.
-    hidden = marked[:, None] & (np.abs(_ALONG_T - 0.5) <= _MARK_REACH)[None, :]
     total = read.line_mass()
     typical = total - _more_than_typical(total, read.pairs)
     ink = read.mass(INK)
@@ -197,13 +216,12 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
     light = np.zeros(len(ink), bool) if not len(inks) else (
         float(inks[:, 0].max()) > grounds[..., 0].max(axis=0))
     covered = light[:, None] & (typical_ink >= _MASS_FLOOR) & (ink <= _COVERED * typical_ink)
+    out = {}
     for name in along:
         mass = read.mass(name)
         wide = (total >= typical + _WIDER) | (covered & (mass >= typical))
-        shown = wide & (mass >= _MASS_FLOOR) & read.dominant(name, along)
-        share = np.nan_to_num(_share(shown, shown | ~hidden, least=4))
-        hit = share >= _ALONG_MIN
-        _add(found, geo.sides, hit, name, share)
+        out[name] = wide & (mass >= _MASS_FLOOR) & read.dominant(name, along)
+    return out
 
 
 def _on_hexside(read: Reading) -> Reading:
@@ -274,11 +292,3 @@ def _strip_points(geo: SideGeometry) -> F64:
         out += [pts[:, :, : len(_STRIP_S)].reshape(n, -1, 2),
                 pts[:, :, len(_STRIP_S):].reshape(n, -1, 2)]
     return np.stack(out, axis=1)
-
-
-def _mark_points(geo: SideGeometry) -> F64:
-    """Points ``(sides, across, along, 2)`` over the middle of each hexside."""
-    # Along a hexside, one hex width is sqrt(3) of its length.
-    pts = geo.on_side(0.5 + _MARK_S * np.sqrt(3.0), _MARK_T)
-    out: F64 = pts.transpose(0, 2, 1, 3)
-    return out

@@ -28,7 +28,10 @@ Feature ``shape`` is ``"line"`` (the default: a river, a bar, a road) or
 ``"mark"`` (a symbol on the middle of the hexside, like a bridge). A line
 across hexsides may say how it is drawn besides its colour: ``"ticks": true``
 for a railroad's cross ties (which tell it from a road of the same colour),
-``"casing": "#333333"`` for the dark edges of a road printed light.
+``"casing": "#333333"`` for the dark edges of a road printed light. A mark
+may name a hexside that shows one, ``"example": ["0705", "0706"]``, to learn
+its shape from (else it is learned from the map), and the lines along
+hexsides it spans, ``"over": ["river"]`` (all of them by default).
 
 A map document (``kind: "map"``) is a legend too: its terrain and hexside
 feature colours are used as they are.
@@ -60,7 +63,8 @@ Kind = Literal["along", "across"]
 Shape = Literal["line", "mark"]
 
 _TOP_KEYS = ("kind", "paper", "ink", "default_terrain", "terrain", "features", "note")
-_FEATURE_KEYS = ("kind", "color", "colors", "shape", "ticks", "casing", "note")
+_FEATURE_KEYS = ("kind", "color", "colors", "shape", "ticks", "casing", "example", "over",
+                 "note")
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,9 @@ class FeatureKey:
     """One hexside feature of the legend.
 
     ``ticks`` says the line has cross ties (a railroad); ``casing`` gives the
-    colours of the edges of a line printed with them (a white road edged in black).
+    colours of the edges of a line printed with them (a white road edged in
+    black); ``example`` names a hexside (two hex ids) showing a mark, and
+    ``over`` the features along hexsides a mark spans (empty for all).
     """
 
     kind: Kind
@@ -76,6 +82,8 @@ class FeatureKey:
     shape: Shape = "line"
     ticks: bool = False
     casing: tuple[RGB, ...] = ()
+    example: tuple[str, str] | None = None
+    over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -216,7 +224,28 @@ def _features(data: Any, file: str | None) -> dict[str, FeatureKey]:
             raise DataError(file, f"{where}.{'ticks' if ticks else 'casing'}",
                             "only a line across hexsides (a road, a railroad) has ticks or a"
                             " casing")
-        out[str(name)] = FeatureKey(kind, colours, shape, ticks, casing)
+        example = spec.get("example")
+        if example is not None:
+            if shape != "mark":
+                raise DataError(file, f"{where}.example", "only a mark (shape \"mark\") takes"
+                                " an example hexside")
+            if not (isinstance(example, list) and len(example) == 2
+                    and all(isinstance(h, str) and h for h in example)):
+                raise DataError(file, f"{where}.example", "an example hexside is two hex ids,"
+                                f' e.g. ["0705", "0706"], got {example!r}')
+        over = spec.get("over", [])
+        if not (isinstance(over, list) and all(isinstance(o, str) for o in over)) or (
+                over and shape != "mark"):
+            raise DataError(file, f"{where}.over", "over lists the features along hexsides a"
+                            f' mark spans, e.g. ["river"], got {over!r}')
+        out[str(name)] = FeatureKey(kind, colours, shape, ticks, casing,
+                                    None if example is None else (example[0], example[1]),
+                                    tuple(over))
+    for name, key in out.items():
+        for spanned in key.over:
+            if spanned not in out or out[spanned].kind != "along":
+                raise DataError(file, f"features.{name}.over", f"'{spanned}' is not a feature"
+                                f" along hexsides{did_you_mean(spanned, out)}")
     return out
 
 
