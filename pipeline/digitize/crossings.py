@@ -50,6 +50,9 @@ _FLOOR = 0.01  # least width, in hex widths, a line shows at a place
 _MIN = 0.45  # share of a half's places that must show the line
 _CLUTTER = 0.35  # share of hexsides of one direction busy at a place that makes it furniture
 _SAME = 20.0  # Lab distance under which two lines' colours are read as one
+_BLOT = 1.8  # times its typical width from which a line's colour at a place is a blot
+_BLOT_MORE = 0.04  # and at least this much wider, in hex widths
+_STEP = 0.03  # hex widths a line's middle may move between neighbouring places
 _INK_LIKE = 15.0  # Lab distance under which a line's colour is the ink's
 _TIE_MORE = 0.02  # how much further than the line a tie reaches on both sides, in hex widths
 _TIE_NEAR = 3  # fine places either side among which the line's own width is found
@@ -115,17 +118,30 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     window = np.abs(_V)[None, :] <= _tolerance(_U)[:, None]  # (U, V)
     furniture = _furniture(((read.label >= 0) & window[None]).any(axis=2), geo)
     known = np.zeros(read.label.shape, bool)
-    masses = []
+    runs = []
+    peaks = []
     for members in groups:
         in_g = np.isin(read.label, members)
         known |= in_g
-        masses.append(_run(in_g, read.strength, window, spacing)[0])
-    heaviest = np.max(masses, axis=0)
+        runs.append(_run(in_g, read.strength, window, spacing))
+        peaks.append(np.where(in_g & window[None], read.strength, np.float32(0.0)).argmax(axis=2))
+    heaviest = np.max([r[0] for r in runs], axis=0)
     other = np.where(~known & window[None], read.strength, 0.0).sum(axis=2) * spacing
     group = np.full(n, -1, np.int64)
-    for g, mass in enumerate(masses):
+    for g, (mass, left, right) in enumerate(runs):
         shown = (mass >= _FLOOR) & (mass >= heaviest)
         seen = ~furniture & (shown | (other < _FLOOR))
+        s = _both_halves(shown & seen, seen, geo.inner)
+        ticked = any(legend.features[colours.owners[int(k)]].ticks for k in groups[g]
+                     if colours.owners[int(k)] in names)
+        if not ticked:
+            # A line is as wide on every crossing of a map: a blot of its colour
+            # (a town's blocks, rocks) much wider than its typical crossing is none.
+            width = left + right
+            typical = np.median(width[(s >= _MIN)[:, None] & shown & seen]) if (
+                (s >= _MIN)[:, None] & shown & seen).any() else np.inf
+            shown &= width <= max(_BLOT * typical, typical + _BLOT_MORE)
+        shown &= _steady(_V[0] + (peaks[g] + (right - left) / 2 / spacing) * spacing, shown)
         s = _both_halves(shown & seen, seen, geo.inner)
         better = (s >= _MIN) & (s > share)
         group[better] = g
@@ -198,6 +214,25 @@ def _run(in_g: B, strength: F32, window: B, spacing: float) -> tuple[F64, F64, F
     left: F64 = np.where(present, peak - lo, 0) * spacing
     right: F64 = np.where(present, hi - peak, 0) * spacing
     return mass, left, right
+
+
+def _steady(centre: F64, shown: B) -> B:
+    """Places showing a line whose neighbour along the path shows it in line with them.
+
+    A line runs on, a little to one side at most between neighbouring places;
+    specks of its colour (a town's blocks, rocks, dots) lie anywhere. The two
+    halves of the path are judged apart.
+    """
+    out = np.zeros_like(shown)
+    half = shown.shape[1] // 2
+    for part in (slice(0, half), slice(half, None)):
+        c, s = centre[:, part], shown[:, part]
+        pair = s[:, 1:] & s[:, :-1] & (np.abs(np.diff(c, axis=1)) <= _STEP)
+        keep = np.zeros_like(s)
+        keep[:, 1:] |= pair
+        keep[:, :-1] |= pair
+        out[:, part] = keep
+    return out
 
 
 def _furniture(busy: B, geo: SideGeometry) -> B:

@@ -132,7 +132,9 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     legend = scan_line_colours(legend, reader, geo, light)
     features = legend.features
     inks = reader.grid_ink(geo.on_side(_GRID_T, np.linspace(-_CORE, _CORE, 5)))
-    lines = [c for f in features.values() for c in (*f.colours, *f.casing)]
+    # The lines as they look blurred (a cased road's edges are thin: its dark
+    # casing alone is no colour a hex's texture must keep clear of).
+    lines = LineColours(legend, list(features)).lab
     reader.use_textures(hex_textures(reader.lab, fit, lines))
     marks = [n for n, f in features.items() if f.shape == "mark"]
     along = [n for n, f in features.items() if f.kind == "along" and f.shape == "line"]
@@ -205,7 +207,8 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
     read = _on_hexside(reader.read(geo.on_side(_ALONG_T, _ALONG_S), _ALONG_S < 0, 2,
                                    LineColours(legend, [*along, *across], inks),
                                    spill=np.abs(_ALONG_S) <= _SPILL, fills=grounds,
-                                   group=(_ALONG_T > 0.5).astype(np.int64)[:, None]))
+                                   group=(_ALONG_T > 0.5).astype(np.int64)[:, None],
+                                   both_symbols=True))
     total = read.line_mass()
     typical = total - _more_than_typical(total, read.pairs)
     ink = read.mass(INK)

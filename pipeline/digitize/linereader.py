@@ -226,7 +226,8 @@ class LineReader:
 
     def read(self, xy: F64, near_a: NDArray[np.bool_], axis: int, lines: LineColours, *,
              spill: NDArray[np.bool_] | None = None, fills: F32 | None = None,
-             group: I64 | None = None, rows: I64 | None = None) -> Reading:
+             group: I64 | None = None, rows: I64 | None = None,
+             both_symbols: bool = False) -> Reading:
         """Read points ``(sides, places, across, 2)`` against candidate ``lines``.
 
         ``near_a`` marks, along ``axis`` (1 places, 2 across), the points on hex
@@ -240,7 +241,9 @@ class LineReader:
         and ``2 k + 1`` the ground on hex a's and b's side for the points whose
         ``group`` (an index per point of a side, ``xy.shape[1:-1]``) is ``k``.
         ``rows`` says which of the reader's hexsides the points are of (all, in
-        order, by default); ``fills`` are then for those only.
+        order, by default); ``fills`` are then for those only. With
+        ``both_symbols`` a point may show either hex's own colours (a town's
+        blocks, like its ground, do not stop at the hexside).
         """
         shape = xy.shape[:-1]
         per_side = int(np.prod(shape[1:]))
@@ -258,7 +261,8 @@ class LineReader:
         flat = xy.reshape(shape[0], per_side, 2)
 
         def block(part: slice) -> tuple[I64, F32]:
-            return self._block(flat[part], part, which[part], half, near, lines.lab, table)
+            return self._block(flat[part], part, which[part], half, near, lines.lab, table,
+                               both_symbols)
 
         # NumPy and OpenCV let go of the interpreter inside each call: blocks of
         # sides are read on as many threads as OpenCV is allowed.
@@ -270,7 +274,8 @@ class LineReader:
         return Reading(label, strength, spacing, lines.owners, self.pairs[which], self.width)
 
     def _block(self, xy: F64, rows: slice, sides: I64, row: I64,
-               near: NDArray[np.bool_] | None, lines: F32, table: F32) -> tuple[I64, F32]:
+               near: NDArray[np.bool_] | None, lines: F32, table: F32, both: bool
+               ) -> tuple[I64, F32]:
         """Labels and strengths of points ``(n, k, 2)``: rows ``rows`` of the read, hexsides ``sides``."""
         n, k = xy.shape[:2]
         # The light changes slowly: one gain a hexside, taken at its first point.
@@ -289,7 +294,8 @@ class LineReader:
             side, point = np.nonzero(where)
             w = row[point]
             other = fills[w ^ 1, side] if spills else None
-            symbols = self.symbols[w & 1, sides[side]]
+            symbols = (np.concatenate([self.symbols[0, sides[side]], self.symbols[1, sides[side]]],
+                                      axis=1) if both else self.symbols[w & 1, sides[side]])
             label[side, point], strength[side, point] = explain(
                 x[side, point], own[side, point], other, lines, symbols)
         return label, strength

@@ -18,15 +18,13 @@ besides). Judged hex by hex, this needs no terrain named right.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.colours import to_lab
 from pipeline.digitize.gridfit import GridFit, hex_units
-from pipeline.digitize.legend import RGB
 from pipeline.hexgrid import Hex
 from pipeline.hexgrid.coords import direction_vectors
 
@@ -47,8 +45,7 @@ _LEAST_LINE = 0.1  # share of a line in a blend that makes it the line's
 _SEED = 7
 
 
-def hex_textures(lab: Callable[[F64], F32], fit: GridFit, lines: Sequence[RGB]
-                 ) -> dict[Hex, F32]:
+def hex_textures(lab: Callable[[F64], F32], fit: GridFit, lines: F32) -> dict[Hex, F32]:
     """Hex -> its texture colours, Lab ``(k, 3)`` (hexes with a plain fill are left out).
 
     Parameters
@@ -59,7 +56,8 @@ def hex_textures(lab: Callable[[F64], F32], fit: GridFit, lines: Sequence[RGB]
     fit
         The grid on the scan.
     lines
-        The colours of every hexside feature: a cluster near one is no texture.
+        The colours of every hexside feature, Lab ``(k, 3)``: a cluster that is
+        one of them blended with a hex's main colour is no texture.
     """
     hexes = fit.grid.hexes()
     if not hexes:
@@ -77,9 +75,8 @@ def hex_textures(lab: Callable[[F64], F32], fit: GridFit, lines: Sequence[RGB]
     d2 = ((colours[:, None, :] - centre[None, :, :]) ** 2).sum(axis=-1)
     label = d2.argmin(axis=1).reshape(len(hexes), len(offsets))
     share = np.stack([(label == j).mean(axis=1) for j in range(k)], axis=1)  # (hexes, k)
-    line_lab = to_lab(np.array(lines, float)) if lines else np.empty((0, 3), np.float32)
     main = share.argmax(axis=1)
-    own = (share >= SHARE) & _texture_of(centre, line_lab)[main]
+    own = (share >= SHARE) & _texture_of(centre, np.asarray(lines, np.float32))[main]
     out: dict[Hex, F32] = {}
     for i in np.nonzero(own.any(axis=1))[0]:
         out[hexes[int(i)]] = np.asarray(centre[own[i]], np.float32)
