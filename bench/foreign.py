@@ -91,6 +91,8 @@ def candidate(result: Any) -> dict[str, Any]:
         out["hexes"][hex_id] = entry
         out["centers_px"][hex_id] = [float(c[0]), float(c[1])]
     for side, names in result.hexsides.items():
+        # The scorer's truth never lists a hexside on the grid's outer outline
+        # (a road leaving the map); the map document keeps them.
         if names and grid.contains(side.a) and grid.contains(side.b):
             out["hexsides"].append({"hexes": sorted([grid.id(side.a), grid.id(side.b)]),
                                     "features": sorted(names)})

@@ -12,8 +12,9 @@ its shape is learned from the map itself:
 * the crossings where a line runs along the hexside too (a river, read over
   the hexside's ends, where no bridge hides it) are the candidates; what they
   add to the crossings without one (the road, the grid line, printed at every
-  crossing), their median, is the bridge as this map draws it over each kind
-  of crossing line (a bridge spans its road, and roads differ in width);
+  crossing), the median of the half that add most, is the bridge as this map
+  draws it over each kind of crossing line (a bridge spans its road, and
+  roads differ in width);
   given an example hexside (``"example": ["0705", "0706"]`` in the legend's
   bridge entry), that hexside's reading is used instead;
 * each candidate's reading is projected on that shape: a bridge scores about
@@ -138,16 +139,30 @@ def _scores(patch: F64, candidate: B, example: F64, line: I64) -> F64:
     if len(example):
         return _project(added, example.mean(axis=0) - plain)
     score = np.zeros(len(patch))
-    common = np.median(added[candidate], axis=0)
+    common = _seed(added, candidate)
     for k in np.unique(line):
         mine = line == k
         own = candidate & mine
-        first = _project(added, np.median(added[own], axis=0) if own.sum() >= 2 else common)
+        first = _project(added, _seed(added, own) if own.sum() >= 2 else common)
         good = own & (first >= _SCORE)
         if good.sum() >= 2:
             first = _project(added, np.median(added[good], axis=0))
         score[mine] = first[mine]
     return score
+
+
+def _seed(added: F64, candidate: B) -> F64:
+    """A first bridge shape: the median of the candidates adding the most of its colour.
+
+    The better half of them: where most crossings along a line are bridges
+    these are bridges, and where a few are (a road over a ditch is a candidate
+    too, when the legend does not say what bridges span) the bridges are
+    among them.
+    """
+    mass = np.clip(added[candidate], 0.0, None).sum(axis=(1, 2))
+    top = added[candidate][mass >= np.median(mass)]
+    out: F64 = np.median(top, axis=0)
+    return out
 
 
 def _project(added: F64, shape: F64) -> F64:

@@ -59,7 +59,10 @@ _TIE_NEAR = 3  # fine places either side among which the line's own width is fou
 _TIES = 0.2  # share of the places showing a tie that makes the line a railroad
 _TIE_GAP = 0.1  # least difference of the two groups' mean tie shares that splits a map's lines
 _TIE_CLEAR = 0.6  # least share of the tie shares' spread that is between the two groups
-_FINE_NEAR = np.linspace(0.2, 0.44, 25)
+_FINE_NEAR = np.linspace(0.18, 0.42, 25)
+_COARSE_NEAR = np.linspace(0.2, 0.42, 8)  # the first look on every hexside
+_COARSE_U = np.concatenate([_COARSE_NEAR, 1.0 - _COARSE_NEAR[::-1]])
+_COARSE_V = np.linspace(-0.04, 0.04, 3)
 _FINE_U = np.concatenate([_FINE_NEAR, 1.0 - _FINE_NEAR[::-1]])
 
 
@@ -112,11 +115,23 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         return Crossings(feature, share, ties, names)
     colours = LineColours(legend, [*names, *others])
     groups = _colour_groups(legend, names, colours)
+    # A first look on every hexside, against its hexes' grounds: which show one
+    # of the lines' colours on both halves, and where the map's furniture is.
+    coarse = reader.read(geo.on_path(_COARSE_U, _COARSE_V), _COARSE_U < 0.5, 1, colours)
+    furniture_all = _furniture((coarse.label >= 0).any(axis=2), geo)
+    lit = np.isin(coarse.label, np.concatenate(groups)).any(axis=2)
+    rows = np.nonzero(_both_halves(lit, np.ones_like(lit), geo.inner) > 0)[0]
+    if not len(rows):
+        return Crossings(feature, share, ties, names)
+    full = geo
+    geo = geo.subset(rows)
+    furniture = furniture_all[rows][:, np.abs(_U[:, None] - _COARSE_U[None, :]).argmin(axis=1)]
     read = reader.read(geo.on_path(_U, _V), _U < 0.5, 1, colours,
-                       fills=reader.local_fills(_beside_points(geo)))
+                       fills=reader.local_fills(_beside_points(geo)), rows=rows)
     spacing = float(_V[1] - _V[0])
     window = np.abs(_V)[None, :] <= _tolerance(_U)[:, None]  # (U, V)
-    furniture = _furniture(((read.label >= 0) & window[None]).any(axis=2), geo)
+    n = len(rows)
+    share = np.zeros(n)
     known = np.zeros(read.label.shape, bool)
     runs = []
     peaks = []
@@ -146,17 +161,25 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         better = (s >= _MIN) & (s > share)
         group[better] = g
         share[better] = s[better]
+    found = np.full(n, -1, np.int64)
+    found_ties = np.zeros(n)
     for g, members in enumerate(groups):
-        rows = np.nonzero(group == g)[0]
+        mine = np.nonzero(group == g)[0]
         own = [nm for nm in names if nm in {colours.owners[int(k)] for k in members}]
-        if not len(rows):
+        if not len(mine):
             continue
         if any(legend.features[nm].ticks for nm in own):
-            ties[rows] = _tie_shares(reader, geo.subset(rows), rows, colours, members,
-                                     furniture[rows])
-        feature[rows] = _name(legend, names, own, colours, read.label[rows],
-                              read.strength[rows], ties[rows])
-    return Crossings(feature, share, ties, names)
+            found_ties[mine] = _tie_shares(reader, geo.subset(mine), rows[mine], colours,
+                                           members, furniture[mine])
+        found[mine] = _name(legend, names, own, colours, read.label[mine],
+                            read.strength[mine], found_ties[mine])
+    feature = np.full(len(full.sides), -1, np.int64)
+    feature[rows] = found
+    out_share = np.zeros(len(full.sides))
+    out_share[rows] = share
+    ties = np.zeros(len(full.sides))
+    ties[rows] = found_ties
+    return Crossings(feature, out_share, ties, names)
 
 
 def _colour_groups(legend: Legend, names: list[str], colours: LineColours) -> list[I64]:

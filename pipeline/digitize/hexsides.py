@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from pipeline.digitize.colours import INK
 from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.crossings import read_crossings
+from pipeline.digitize.hexcolours import HexColours
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
@@ -44,7 +45,6 @@ from pipeline.digitize.linecolours import scan_line_colours
 from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
-from pipeline.digitize.textures import hex_textures
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
 
@@ -72,9 +72,10 @@ _SEED = 5
 # Where the ground beside a hexside is read: places along its first half (the
 # second half mirrors them; the middle, where roads cross, is left out) and
 # offsets from it, in hex widths.
-_STRIP_T = np.linspace(0.08, 0.34, 5)
+_STRIP_T = np.linspace(0.1, 0.34, 3)
 _STRIP_S = np.array([0.13, 0.17])
 _GRID_T = np.linspace(0.2, 0.8, 7)  # places where the grid's colour is measured
+_SOME = 2_000  # hexsides the grid's colour is measured on
 
 
 @dataclass(frozen=True)
@@ -123,19 +124,11 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
 
     The parameters are those of :func:`detect_hexsides`.
     """
-    features = legend.features
-    if not features:
+    if not legend.features:
         return HexsideReading({})
-    image = descreen(image, screen_period(image, fit))
-    geo = side_geometry(fit)
-    reader = LineReader(image, light, geo.sides, fills, legend, geo.width)
-    legend = scan_line_colours(legend, reader, geo, light)
+    scan = _prepare(image, fit, legend, light, fills)
+    geo, reader, legend, inks = scan.geo, scan.reader, scan.legend, scan.inks
     features = legend.features
-    inks = reader.grid_ink(geo.on_side(_GRID_T, np.linspace(-_CORE, _CORE, 5)))
-    # The lines as they look blurred (a cased road's edges are thin: its dark
-    # casing alone is no colour a hex's texture must keep clear of).
-    lines = LineColours(legend, list(features)).lab
-    reader.use_textures(hex_textures(reader.lab, fit, lines))
     marks = [n for n, f in features.items() if f.shape == "mark"]
     along = [n for n, f in features.items() if f.kind == "along" and f.shape == "line"]
     across = [n for n, f in features.items() if f.kind == "across" and f.shape == "line"]
@@ -171,6 +164,34 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
         hit = cross.feature == k
         _add(found, geo.sides, hit, name, np.ones(len(hit)))
     return HexsideReading(found)
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """What every reading of a scan's hexsides shares."""
+
+    geo: SideGeometry
+    reader: LineReader
+    legend: Legend  # with the lines' colours as this scan shows them
+    inks: F32  # the grid's colour as printed
+
+
+def _prepare(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
+             fills: Fills) -> _Scan:
+    """The scan made ready to read: descreened, each hex's ground and texture, the colours."""
+    image = descreen(image, screen_period(image, fit))
+    geo = side_geometry(fit)
+    reader = LineReader(image, light, geo.sides, fills, legend, geo.width)
+    inside = HexColours(reader.lab, fit)
+    reader.use_grounds(inside.grounds())
+    legend = scan_line_colours(legend, reader, geo, light)
+    some = _some(len(geo.sides))
+    inks = reader.grid_ink(geo.subset(some).on_side(_GRID_T, np.linspace(-_CORE, _CORE, 5)),
+                           some)
+    # The lines as they look blurred (a cased road's edges are thin: its dark
+    # casing alone is no colour a hex's texture must keep clear of).
+    reader.use_textures(inside.textures(LineColours(legend, list(legend.features)).lab))
+    return _Scan(geo, reader, legend, inks)
 
 
 def _examples(legend: Legend, marks: list[str], geo: SideGeometry, fit: GridFit
@@ -263,6 +284,12 @@ def _more_than_typical(mass: F64, pairs: NDArray[np.int64]) -> F64:
         if same.sum() >= _PAIR_LEAST:
             typical[same] = float(np.median(mass[same]))
     out: F64 = mass - typical[:, None]
+    return out
+
+
+def _some(n: int) -> NDArray[np.int64]:
+    """At most :data:`_SOME` of ``n`` hexsides, spread evenly: enough to measure the typical."""
+    out: NDArray[np.int64] = np.unique(np.linspace(0, n - 1, min(n, _SOME)).round().astype(np.int64))
     return out
 
 

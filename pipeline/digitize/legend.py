@@ -102,6 +102,10 @@ class Legend:
         The terrain a map leaves unlisted; the most common one when ``None``.
     source
         The file it came from, for messages.
+    as_printed
+        Whether the colours are known to be as printed on ``paper`` (a map
+        document's, or a legend file that names its paper) rather than
+        possibly picked off the scan under its own light.
     """
 
     terrain: Mapping[str, tuple[RGB, ...]]
@@ -110,6 +114,7 @@ class Legend:
     ink: RGB = (30, 30, 30)
     default_terrain: str | None = None
     source: str | None = None
+    as_printed: bool = True
 
     def unsampled(self) -> list[str]:
         """Terrain names that still have no colour."""
@@ -189,6 +194,7 @@ def legend_from_data(data: Any, file: str | Path | None = "<legend>") -> Legend:
         ink=parse_colour(data["ink"], name, "ink") if "ink" in data else (30, 30, 30),
         default_terrain=default,
         source=name,
+        as_printed="paper" in data,
     )
 
 

@@ -4,16 +4,18 @@ Pixels are read corrected for the light (as printed on the legend's paper,
 see :mod:`~pipeline.digitize.light`), but a builder often picks a road's or a
 river's colour straight off the scan, under the scan's own light, while a
 legend taken from a map document holds the printer's colours. Nothing in the
-legend says which, and on a yellowed or dim scan the two differ by more than
-a faint line differs from its ground. So each line's colours are tried both
-ways, as given and as picked under the map's typical light (divided by the
-median gain), and the reading that explains more of the pixels near hexsides
-and on the paths between hex centres (as the ground plus some share of the
-line, nothing left over) is kept.
+legend says which unless it names its paper (a map document's colours are the
+printer's), and on a yellowed or dim scan the two differ by more than a faint
+line differs from its ground. So each line's colours are tried both ways, as
+given and as picked under the map's typical light (divided by the median
+gain), and the reading under which more of the pixels near hexsides and on
+the paths between hex centres are wholly the line's colour (as the ground
+plus the line, nothing left over) is kept.
 
-Then each colour is taken as the scan shows it: the median of the pixels it
-explains almost wholly, when there are enough of them and they stay close to
-it (a builder's pick may come from a bright or a shaded part of the sheet).
+A colour picked off the scan is then taken as the scan shows it over the
+whole sheet: the median of the pixels it explains almost wholly, when there
+are enough of them and they stay close to it (a builder's pick may come from
+a bright or a shaded part of the sheet).
 """
 
 from __future__ import annotations
@@ -35,16 +37,15 @@ __all__ = ["scan_line_colours"]
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 
-_SIDES = 3_000  # hexsides sampled, at most
+_SIDES = 1_000  # hexsides sampled, at most
 _SEED = 11
 _FIT = 6.0  # Lab residual under which a pixel is explained by the ground and a line
-_SHARE = 0.5  # least share of the line in a pixel that counts as showing it
 _PURE = 0.9  # share from which a pixel is the line's own colour
-_BETTER = 1.25  # how many more pixels the other light must explain to be taken
+_BETTER = 1.15  # how many more pixels the other light must explain to be taken
 _LEAST = 30  # pure pixels needed to take a colour as the scan shows it
 _NEAR = 25.0  # Lab distance the colour as shown may move from the legend's
 _ROUNDS = 3
-_BEYOND = 2.0  # share beyond the colour a pixel may hold when the colour is re-measured
+_BEYOND = 1.3  # share beyond the colour a pixel may hold when the colour is re-measured
 _LOOSE = 10.0  # and the Lab residual it may leave
 _QUIET = 8.0  # Lab distance from the ground under which a pixel shows no line
 
@@ -72,9 +73,10 @@ def scan_line_colours(legend: Legend, reader: LineReader, geo: SideGeometry, lig
     for name, key in legend.features.items():
         given = _lab(key)
         picked = _lab(key, gain)
-        a_share, _ = _explained(lab, fill, given)
-        b_share, _ = _explained(lab, fill, picked)
-        scan_light = int((b_share >= _SHARE).sum()) > _BETTER * int((a_share >= _SHARE).sum())
+        a_share, _ = _explained(lab, fill, given, top=_BEYOND)
+        b_share, _ = _explained(lab, fill, picked, top=_BEYOND)
+        scan_light = not legend.as_printed and _pure_count(b_share) > _BETTER * _pure_count(
+            a_share)
         features[name] = _as_shown(key, gain if scan_light else None, lab, fill)
     return replace(legend, features=features)
 
@@ -94,8 +96,12 @@ def _samples(reader: LineReader, geo: SideGeometry) -> tuple[F32, F32]:
     side_path = np.broadcast_to((np.array([0.25, 0.32, 0.39, 0.61, 0.68, 0.75]) > 0.5)[:, None],
                                 (6, 7)).ravel()
     side = np.concatenate([side_along, side_path]).astype(np.int64)
-    fill = reader.fill[:, rows][side].transpose(1, 0, 2)  # (rows, points, 3)
-    return lab.reshape(-1, 3), np.ascontiguousarray(fill, np.float32).reshape(-1, 3)
+    fill = np.ascontiguousarray(reader.fill[:, rows][side].transpose(1, 0, 2),
+                                np.float32).reshape(-1, 3)  # each point's fill
+    lab = lab.reshape(-1, 3)
+    # Only pixels unlike their fill can show a line.
+    busy = ((lab - fill) ** 2).sum(axis=1) >= _QUIET ** 2
+    return lab[busy], fill[busy]
 
 
 def _lab(key: FeatureKey, gain: F64 | None = None) -> F32:
@@ -133,13 +139,17 @@ def _as_shown(key: FeatureKey, gain: F64 | None, pixels: F32, fill: F32) -> Feat
     when picked off the scan), each moved to its own as the scan shows it.
 
     A few rounds of: the median of the pixels that are (nearly) wholly the
-    colour, or beyond it from their ground (a pick from a bright part of the
-    sheet is paler than the line elsewhere), within :data:`_NEAR` of the start.
+    colour, or a little beyond it from their ground (a pick from a bright part
+    of the sheet is paler than the line elsewhere), within :data:`_NEAR` of the
+    start; kept if more pixels are then wholly the colour.
     """
     n = len(key.colours)
     start = _lab(key, gain)[:n]
     lab = start.copy()
-    for _ in range(_ROUNDS):
+    # Colours as given are the printer's (or the scan's under the light it is read
+    # in): only a pick off the scan comes from one spot of it, blurred and lit as
+    # that spot is.
+    for _ in range(_ROUNDS if gain is not None else 0):
         share, best = _explained(pixels, fill, lab, top=_BEYOND, fit=_LOOSE)
         for i in range(n):
             pure = (share >= _PURE) & (best == i)
@@ -147,10 +157,24 @@ def _as_shown(key: FeatureKey, gain: F64 | None, pixels: F32, fill: F32) -> Feat
                 seen = np.median(pixels[pure], axis=0)
                 if float(np.linalg.norm(seen - start[i])) <= _NEAR:
                     lab[i] = seen
+    # Kept only if more pixels are (nearly) wholly it than were the colour it started from.
+    if _pure(pixels, fill, lab) <= _pure(pixels, fill, start):
+        lab = start
     casing = tuple(key.casing) if gain is None else tuple(
         _rgb(to_lab(np.clip(np.array([c], float) / gain[None, :], 0, 255))[0])
         for c in key.casing)
     return replace(key, colours=tuple(_rgb(c) for c in lab), casing=casing)
+
+
+def _pure_count(share: F64) -> int:
+    """How many pixels are (nearly) wholly a line's colour, by their shares of it."""
+    return int((share >= _PURE).sum())
+
+
+def _pure(pixels: F32, fill: F32, lab: F32) -> int:
+    """How many pixels are (nearly) wholly one of the colours ``lab``."""
+    share, _ = _explained(pixels, fill, lab, top=_BEYOND)
+    return int((share >= _PURE).sum())
 
 
 def _rgb(lab: F32) -> RGB:

@@ -55,6 +55,8 @@ _WEAK = 0.2  # share of line colour under which a pixel shows no line
 _QUIET = 6.0  # Lab distance from the fill under which a pixel shows no line at all
 _DISTINCT = 25.0  # squared Lab distance under which two colours count as one
 _SPILL_MAX = 0.5  # most of a pixel beside the hexside that the neighbouring fill can be
+_FAR = 1.0e4  # a Lab colour no pixel is near
+_SAME_AS_LINE = 10.0  # Lab distance under which a hex's own colour is a line's
 _CASED = (0.15, 0.3, 0.45)  # shares of a cased line's edge colour in its blurred pixels
 _BLOCK = 32_768  # points read at a time: small enough for the working arrays to stay in cache
 
@@ -174,21 +176,31 @@ class LineReader:
         # Indexed [0 for hex a, 1 for hex b, hexside]: fills (n, 3), symbols (n, m, 3).
         self.fill = np.stack([_fill_lab([s.a for s in sides], fills, paper),
                               _fill_lab([s.b for s in sides], fills, paper)])
-        self.symbols = np.stack(_symbol_colours(sides, fills, legend, paper, textures or {}))
+        self.symbols, self.textures = _symbol_colours(sides, fills, legend, paper, textures or {})
         self.pairs = _pairs(sides, fills)
         self._sides, self._fills, self._legend, self._paper = sides, fills, legend, paper
 
+    def use_grounds(self, grounds: Mapping[Hex, F32]) -> None:
+        """Read against each hex's ground as measured (Lab, by hex) rather than its fill."""
+        for k, hexes in enumerate(([s.a for s in self._sides], [s.b for s in self._sides])):
+            rows = [i for i, h in enumerate(hexes) if h in grounds]
+            if rows:
+                self.fill[k, rows] = np.stack([grounds[hexes[i]] for i in rows])
+
     def use_textures(self, textures: Mapping[Hex, F32]) -> None:
         """Know each hex's texture colours (Lab) as its own, not lines."""
-        self.symbols = np.stack(_symbol_colours(self._sides, self._fills, self._legend,
-                                                self._paper, textures))
+        self.symbols, self.textures = _symbol_colours(self._sides, self._fills, self._legend,
+                                                      self._paper, textures)
 
     def lab(self, xy: F64) -> F32:
-        """Light-corrected Lab colours of points ``(..., 2)``, shape ``(..., 3)``."""
-        flat = xy.reshape(-1, 2)
-        gain = self.light.gain(flat[:, 0], flat[:, 1]).astype(np.float32)
-        rgb = read_pixels(self.image, flat).astype(np.float32) / gain
-        out: F32 = to_lab(rgb).reshape(*xy.shape[:-1], 3)
+        """Light-corrected Lab colours of points ``(n, ..., 2)``, shape ``(n, ..., 3)``.
+
+        The light changes slowly: one gain for each ``n``, taken at its first point.
+        """
+        rows = xy.reshape(len(xy), -1, 2)
+        gain = self.light.gain(rows[:, 0, 0], rows[:, 0, 1]).astype(np.float32)
+        rgb = read_pixels(self.image, rows).astype(np.float32) / gain[:, None, :]
+        out: F32 = to_lab(rgb.reshape(-1, 3)).reshape(*xy.shape[:-1], 3)
         return out
 
     def local_fills(self, xy: F64) -> F32:
@@ -205,15 +217,15 @@ class LineReader:
                                         dtype=np.float32)
         return out
 
-    def grid_ink(self, xy: F64) -> F32:
+    def grid_ink(self, xy: F64, rows: I64) -> F32:
         """The grid's colour as printed on this scan, Lab ``(1, 3)`` (empty when unclear).
 
-        ``xy`` are points ``(sides, places, k, 2)`` across each hexside's core:
-        most hexsides carry only the grid line, so the colour furthest from
-        each side's fill, typical over all hexsides, is the grid's.
+        ``xy`` are points ``(sides, places, k, 2)`` across the cores of the
+        hexsides ``rows``: most hexsides carry only the grid line, so the colour
+        furthest from each side's fill, typical over them all, is the grid's.
         """
         lab = self.lab(xy)
-        fill = self.fill.mean(axis=0)[:, None, None, :]
+        fill = self.fill[:, rows].mean(axis=0)[:, None, None, :]
         far = np.linalg.norm(lab - fill, axis=-1)
         n, p, k = far.shape
         pick = far.reshape(n * p, k).argmax(axis=1)
@@ -242,8 +254,8 @@ class LineReader:
         ``group`` (an index per point of a side, ``xy.shape[1:-1]``) is ``k``.
         ``rows`` says which of the reader's hexsides the points are of (all, in
         order, by default); ``fills`` are then for those only. With
-        ``both_symbols`` a point may show either hex's own colours (a town's
-        blocks, like its ground, do not stop at the hexside).
+        ``both_symbols`` a point may show the other hex's texture as well (a
+        town's blocks, like its ground, do not stop at the hexside).
         """
         shape = xy.shape[:-1]
         per_side = int(np.prod(shape[1:]))
@@ -256,13 +268,15 @@ class LineReader:
             np.expand_dims(spill, (0, 3 - axis)), shape)[0].reshape(-1)
         which = np.arange(shape[0]) if rows is None else np.asarray(rows, np.int64)
         table = self.fill[:, which] if fills is None else fills
+        symbols = _unlike(self.symbols, lines.lab)
+        textures = _unlike(self.textures, lines.lab) if both_symbols else self.textures
         step = max(1, _BLOCK // per_side)
         blocks = [slice(i, min(i + step, shape[0])) for i in range(0, shape[0], step)]
         flat = xy.reshape(shape[0], per_side, 2)
 
         def block(part: slice) -> tuple[I64, F32]:
             return self._block(flat[part], part, which[part], half, near, lines.lab, table,
-                               both_symbols)
+                               symbols, textures if both_symbols else None)
 
         # NumPy and OpenCV let go of the interpreter inside each call: blocks of
         # sides are read on as many threads as OpenCV is allowed.
@@ -274,8 +288,8 @@ class LineReader:
         return Reading(label, strength, spacing, lines.owners, self.pairs[which], self.width)
 
     def _block(self, xy: F64, rows: slice, sides: I64, row: I64,
-               near: NDArray[np.bool_] | None, lines: F32, table: F32, both: bool
-               ) -> tuple[I64, F32]:
+               near: NDArray[np.bool_] | None, lines: F32, table: F32, own_symbols: F32,
+               other_textures: F32 | None) -> tuple[I64, F32]:
         """Labels and strengths of points ``(n, k, 2)``: rows ``rows`` of the read, hexsides ``sides``."""
         n, k = xy.shape[:2]
         # The light changes slowly: one gain a hexside, taken at its first point.
@@ -294,8 +308,11 @@ class LineReader:
             side, point = np.nonzero(where)
             w = row[point]
             other = fills[w ^ 1, side] if spills else None
-            symbols = (np.concatenate([self.symbols[0, sides[side]], self.symbols[1, sides[side]]],
-                                      axis=1) if both else self.symbols[w & 1, sides[side]])
+            symbols = own_symbols[w & 1, sides[side]]
+            if other_textures is not None:
+                # The other hex's texture may show on this side of the hexside too.
+                symbols = np.concatenate([symbols, other_textures[1 - (w & 1), sides[side]]],
+                                         axis=1)
             label[side, point], strength[side, point] = explain(
                 x[side, point], own[side, point], other, lines, symbols)
         return label, strength
@@ -349,6 +366,18 @@ def explain(x: F32, fill: F32, other: F32 | None, lines: F32, symbols: F32
     quiet = vv < _QUIET ** 2
     label: I64 = np.where(quiet | symbol | (strength < _WEAK), -1, best)
     return label, np.asarray(np.where(label >= 0, strength, np.float32(0.0)), np.float32)
+
+
+def _unlike(symbols: F32, lines: F32) -> F32:
+    """``symbols`` (``(..., 3)``, Lab) with those a line's colour could be put out of reach.
+
+    A hex's own colour that is also a line's (a wood's tree dots and a green
+    bar) says nothing against the line: the line is read as before textures
+    were known, by which is the heavier along the hexside.
+    """
+    near = ((symbols[..., None, :] - lines) ** 2).sum(axis=-1).min(axis=-1) < _SAME_AS_LINE ** 2
+    out: F32 = np.where(near[..., None], np.float32(_FAR), symbols).astype(np.float32)
+    return out
 
 
 def _mix(colour: RGB, other: RGB, share: float) -> RGB:
@@ -410,30 +439,35 @@ def _symbol_resid2(v: F32, vv: F32, f: F32, symbols: F32) -> F32:
 
 def _symbol_colours(sides: list[Hexside], fills: Fills, legend: Legend, paper: F32,
                     textures: Mapping[Hex, F32]) -> tuple[F32, F32]:
-    """Per hexside, the colours each hex prints besides lines, Lab, shape ``(n, m, 3)`` twice.
+    """Per hexside, the colours each hex prints besides lines, Lab, ``(2, n, m, 3)`` twice.
 
-    The legend's colours of the hex's terrain and the ``textures`` seen in the
-    hex itself. Short lists are padded with their first colour; off the map it
-    is the paper.
+    First the legend's colours of the hex's terrain with the ``textures`` seen
+    in the hex itself, then the textures alone (what may spill across the
+    hexside: the legend's colours of a wood, its tree dots, may be a bar's).
+    Short lists are padded: the first with its first colour (off the map it
+    is the paper), the second with a colour no pixel is near.
     """
     names = sorted(n for n, c in legend.terrain.items() if c)
     legend_lab = {n: to_lab(np.array(legend.terrain[n], float)) for n in names}
-    # Row 0 is the paper (off the map); then one row a hex.
+    # Row 0 is off the map; then one row a hex.
     hexes = sorted({h for s in sides for h in (s.a, s.b) if h in fills})
     own = [paper[None, :]]
+    seen = [np.empty((0, 3), np.float32)]
     for h in hexes:
         base = legend_lab.get(fills[h][0], paper[None, :])
         extra = textures.get(h)
         own.append(base if extra is None else np.concatenate([base, extra]))
+        seen.append(np.empty((0, 3), np.float32) if extra is None else extra)
+    index = {h: i + 1 for i, h in enumerate(hexes)}
+    a = np.array([index.get(s.a, 0) for s in sides], np.int64)
+    b = np.array([index.get(s.b, 0) for s in sides], np.int64)
     m = max(len(c) for c in own)
     table = np.stack([np.concatenate([c, np.repeat(c[:1], m - len(c), axis=0)]) for c in own])
-    index = {h: i + 1 for i, h in enumerate(hexes)}
-
-    def rows(side_hexes: list[Hex]) -> I64:
-        return np.array([index.get(h, 0) for h in side_hexes], np.int64)
-
-    return (table[rows([s.a for s in sides])].astype(np.float32),
-            table[rows([s.b for s in sides])].astype(np.float32))
+    k = max(1, max(len(c) for c in seen))
+    far = np.full((1, 3), _FAR, np.float32)
+    alone = np.stack([np.concatenate([c, np.repeat(far, k - len(c), axis=0)]) for c in seen])
+    return (np.stack([table[a], table[b]]).astype(np.float32),
+            np.stack([alone[a], alone[b]]).astype(np.float32))
 
 
 def _pairs(sides: list[Hexside], fills: Fills) -> I64:
