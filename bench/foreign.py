@@ -6,7 +6,9 @@ digitized the way a builder would set it up, from ``bench/foreign_setup.json`` o
 
 * the grid as printed: orientation, numbering, columns and rows (no pixel layout);
 * at most three sample hexes per terrain (``--sample woods=0412``);
-* the hexside feature colours, picked off the map.
+* the hexside feature colours, picked off the map, and how lines are drawn
+  (a railroad's ties, a road's casing, what a bridge spans);
+* two example hexes per hex symbol (``--symbol town=0412``).
 
 The truth is read only to score. ``--truth-grid`` puts the grid where the truth says the
 hex centres are, to measure terrain and hexsides apart from calibration.
@@ -162,7 +164,8 @@ def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: b
     truth = truth_of(folder, name)
     grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
     legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
-    options = {"samples": setup.get("samples") or {}, **options}
+    options = {"samples": setup.get("samples") or {},
+               "symbols": setup.get("symbols") or {}, **options}
     if truth_grid:
         options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()
@@ -252,6 +255,18 @@ def calibration(folder: Path, names: Sequence[str], setup: Mapping[str, Any], *,
             for (lo, hi), (n, ok) in zip(bands, counts, strict=True)]
 
 
+def choose_symbols(truth: Mapping[str, Any], per_feature: int = 2, seed: int = 0
+                   ) -> dict[str, list[str]]:
+    """Example hexes for each hex symbol, as a builder would point at them: seeded random."""
+    rng = np.random.default_rng(seed)
+    by: dict[str, list[str]] = {}
+    for hex_id, h in sorted(truth["hexes"].items()):
+        for name in h.get("features") or []:
+            by.setdefault(name, []).append(hex_id)
+    return {n: sorted(str(x) for x in rng.choice(ids, min(per_feature, len(ids)), replace=False))
+            for n, ids in sorted(by.items())}
+
+
 def compact_json(data: Any) -> str:
     """JSON with one key a line and short lists (colours, hex ids) kept on one line."""
     text = json.dumps(data, indent=1)
@@ -266,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="use the truth's hex centres for the grid")
     parser.add_argument("--json", type=Path, help="write every map's full score here")
     parser.add_argument("--choose-samples", action="store_true",
-                        help="rewrite the sample hexes of bench/foreign_setup.json")
+                        help="rewrite the sample and symbol hexes of bench/foreign_setup.json")
     parser.add_argument("--curve", type=int, metavar="ROUNDS",
                         help="add ten suggested labels a round and print the accuracy")
     parser.add_argument("--calibration", action="store_true",
@@ -282,6 +297,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.choose_samples:
         for name in names:
             setup[name]["samples"] = choose_samples(truth_of(folder, name))
+            symbols = choose_symbols(truth_of(folder, name))
+            if symbols:
+                setup[name]["symbols"] = symbols
         SETUP.write_text(compact_json(setup), encoding="utf-8")
         return 0
     if args.curve is not None:
