@@ -16,6 +16,7 @@ hex centres are, to measure terrain and hexsides apart from calibration.
     python bench/foreign.py                      # every map, worst first
     python bench/foreign.py icons keybox         # some maps
     python bench/foreign.py --truth-grid --json figures.json
+    python bench/foreign.py --calibrate          # how right the hexside confidences are
     python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
     python bench/foreign.py --truth-grid --curve 3     # accuracy as suggested labels are added
     python bench/foreign.py --truth-grid --calibration # how right each confidence is
@@ -181,6 +182,75 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     return figures(name, score, truth, seconds), score
 
 
+def readings(folder: Path, name: str, setup: Mapping[str, Any]) -> list[tuple[str, float, bool]]:
+    """Every hexside reading of one map (truth grid): its kind, evidence and whether it is right.
+
+    Only hexsides inside the grid's outline count (the truth lists no others).
+    """
+    from pipeline.digitize import digitize_scan, legend_from_data
+    from pipeline.digitize.gridfile import grid_from_data
+    from pipeline.digitize.hexsides import read_hexsides
+    from pipeline.digitize.scanfile import load_scan
+
+    truth = truth_of(folder, name)
+    grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
+    legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
+    pixels = load_scan(image_of(folder, name))
+    result = digitize_scan(pixels, legend, grid=grid, samples=setup.get("samples") or {},
+                           fit=truth_fit(truth, grid))
+    fills = {h: (t.terrain[0], t.colour) for h, t in result.terrain.items()}
+    reading = read_hexsides(pixels, result.fit, result.legend, result.light, fills)
+    g = result.fit.grid
+    true = {tuple(sorted(h["hexes"])): set(h["features"]) for h in truth["hexsides"]}
+    out = []
+    for side, found in reading.evidence.items():
+        if not (g.contains(side.a) and g.contains(side.b)):
+            continue
+        key = tuple(sorted((g.id(side.a), g.id(side.b))))
+        for feature, (kind, value) in found.items():
+            out.append((kind, value, feature in true.get(key, set())))
+    return out
+
+
+def calibration_report(rows: Sequence[tuple[str, str, float, bool]]) -> str:
+    """The reliability of the confidences (per map and pooled) and an isotonic fit per kind."""
+    from pipeline.digitize.sideconfidence import CALIBRATION, confidence
+
+    lines = ["| map | readings | at >= 0.9 | right at >= 0.9 | right below |",
+             "| --- | --- | --- | --- | --- |"]
+    for name in [*sorted({r[0] for r in rows}), "all"]:
+        mine = [r for r in rows if name in ("all", r[0])]
+        conf = np.array([confidence(k, v) for _, k, v, _ in mine])  # type: ignore[arg-type]
+        right = np.array([ok for *_, ok in mine], bool)
+        high = conf >= 0.9
+        lines.append(f"| {name} | {len(mine)} | {int(high.sum())} | "
+                     f"{right[high].mean() if high.any() else float('nan'):.3f} | "
+                     f"{right[~high].mean() if (~high).any() else float('nan'):.3f} |")
+    for kind, table in CALIBRATION.items():
+        mine = sorted((v, ok) for _, k, v, ok in rows if k == kind)
+        if not mine:
+            continue
+        xs = np.array([v for v, _ in mine])
+        fit = _isotonic(np.array([ok for _, ok in mine], float))
+        points = tuple((x, round(float(np.interp(x, xs, fit)), 2)) for x, _ in table)
+        lines.append(f"{kind}: {len(mine)} readings; isotonic fit at the table's points: {points}")
+    return "\n".join(lines)
+
+
+def _isotonic(y: np.ndarray) -> np.ndarray:
+    """Pool-adjacent-violators: the non-decreasing fit to ``y`` (in evidence order)."""
+    values: list[float] = []
+    weights: list[float] = []
+    for v in y.tolist():
+        values.append(v)
+        weights.append(1.0)
+        while len(values) > 1 and values[-2] > values[-1]:
+            w = weights[-2] + weights[-1]
+            values[-2:] = [(values[-2] * weights[-2] + values[-1] * weights[-1]) / w]
+            weights[-2:] = [w]
+    return np.repeat(values, np.array(weights, int))
+
+
 def failed(name: str, exc: Exception) -> Figures:
     return Figures(name, 0, 0, False, 0.0, 0.0, {}, None, None, 0.0,
                    f"{type(exc).__name__}: {exc}")
@@ -280,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-grid", action="store_true",
                         help="use the truth's hex centres for the grid")
     parser.add_argument("--json", type=Path, help="write every map's full score here")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="print how right the hexside confidences are (truth grid)")
     parser.add_argument("--choose-samples", action="store_true",
                         help="rewrite the sample and symbol hexes of bench/foreign_setup.json")
     parser.add_argument("--curve", type=int, metavar="ROUNDS",
@@ -314,6 +386,10 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | --- | --- |")
         for band, n, right in calibration(folder, names, setup, truth_grid=args.truth_grid):
             print(f"| {band} | {n} | {right:.1%} |")
+        return 0
+    if args.calibrate:
+        pooled = [(name, *r) for name in names for r in readings(folder, name, setup[name])]
+        print(calibration_report(pooled))
         return 0
     rows, scores = [], {}
     for name in names:

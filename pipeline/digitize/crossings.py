@@ -80,12 +80,16 @@ class Crossings:
         Per hexside, the share of the places showing it that show a tie.
     names
         The across features read.
+    clarity
+        Per hexside, how clearly its ties told the line from another of its
+        colour (1 where nothing needed telling; 0 at the map's split).
     """
 
     feature: I64
     share: F64
     ties: F64
     names: list[str]
+    clarity: F64
 
 
 def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names: list[str],
@@ -112,7 +116,7 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     share = np.zeros(n)
     ties = np.zeros(n)
     if not names or n == 0:
-        return Crossings(feature, share, ties, names)
+        return Crossings(feature, share, ties, names, np.ones(n))
     colours = LineColours(legend, [*names, *others])
     groups = _colour_groups(legend, names, colours)
     # A first look on every hexside, against its hexes' grounds: which show one
@@ -122,7 +126,7 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     lit = np.isin(coarse.label, np.concatenate(groups)).any(axis=2)
     rows = np.nonzero(_both_halves(lit, np.ones_like(lit), geo.inner) > 0)[0]
     if not len(rows):
-        return Crossings(feature, share, ties, names)
+        return Crossings(feature, share, ties, names, np.ones(n))
     full = geo
     geo = geo.subset(rows)
     furniture = furniture_all[rows][:, np.abs(_U[:, None] - _COARSE_U[None, :]).argmin(axis=1)]
@@ -163,6 +167,7 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         share[better] = s[better]
     found = np.full(n, -1, np.int64)
     found_ties = np.zeros(n)
+    found_clarity = np.ones(n)
     for g, members in enumerate(groups):
         mine = np.nonzero(group == g)[0]
         own = [nm for nm in names if nm in {colours.owners[int(k)] for k in members}]
@@ -171,15 +176,17 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         if any(legend.features[nm].ticks for nm in own):
             found_ties[mine] = _tie_shares(reader, geo.subset(mine), rows[mine], colours,
                                            members, furniture[mine])
-        found[mine] = _name(legend, names, own, colours, read.label[mine],
-                            read.strength[mine], found_ties[mine])
+        found[mine], found_clarity[mine] = _name(legend, names, own, colours, read.label[mine],
+                                                 read.strength[mine], found_ties[mine])
     feature = np.full(len(full.sides), -1, np.int64)
     feature[rows] = found
     out_share = np.zeros(len(full.sides))
     out_share[rows] = share
     ties = np.zeros(len(full.sides))
     ties[rows] = found_ties
-    return Crossings(feature, out_share, ties, names)
+    clarity = np.ones(len(full.sides))
+    clarity[rows] = found_clarity
+    return Crossings(feature, out_share, ties, names, clarity)
 
 
 def _colour_groups(legend: Legend, names: list[str], colours: LineColours) -> list[I64]:
@@ -351,13 +358,14 @@ def _tie_shares(reader: LineReader, geo: SideGeometry, rows: I64, colours: LineC
 
 
 def _name(legend: Legend, names: list[str], own: list[str], colours: LineColours, label: I64,
-          strength: F32, ties: F64) -> I64:
+          strength: F32, ties: F64) -> tuple[I64, F64]:
     """Which of the lines ``own`` (read as one) crosses each hexside, an index into ``names``.
 
     Where lines drawn with ties and lines drawn without share a colour, ties
     name them: this map's crossings split in two by their tie shares (every
     railroad of a map has its ties as long and as close). Among lines drawn
-    alike, the one whose own colours weigh most on the path.
+    alike, the one whose own colours weigh most on the path. Also returns how
+    far each crossing's tie share is from the split (1 when none was needed).
     """
     weight = np.stack([np.where(np.isin(label, [k for k, o in enumerate(colours.owners)
                                                 if o == nm]), strength, 0.0).sum(axis=(1, 2))
@@ -365,14 +373,16 @@ def _name(legend: Legend, names: list[str], own: list[str], colours: LineColours
     ticked = [i for i, nm in enumerate(own) if legend.features[nm].ticks]
     plain = [i for i, nm in enumerate(own) if not legend.features[nm].ticks]
     if not (ticked and plain):
-        return np.array([names.index(own[int(i)]) for i in weight.argmax(axis=0)], np.int64)
+        return (np.array([names.index(own[int(i)]) for i in weight.argmax(axis=0)], np.int64),
+                np.ones(len(label)))
     out = np.full(len(label), -1, np.int64)
-    with_ties = ties >= _tie_split(ties)
+    split = _tie_split(ties)
+    with_ties = ties >= split
     for pick, where in ((ticked, with_ties), (plain, ~with_ties)):
         best = np.array([names.index(own[pick[int(i)]])
                          for i in weight[pick].argmax(axis=0)], np.int64)
         out = np.where(where, best, out)
-    return out
+    return out, np.clip(np.abs(ties - split) / _TIE_GAP, 0.0, 1.0)
 
 
 def _tie_split(ties: F64) -> float:

@@ -44,6 +44,7 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.linecolours import scan_line_colours
 from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
+from pipeline.digitize.sideconfidence import Kind, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
@@ -85,17 +86,22 @@ class HexsideReading:
     Attributes
     ----------
     features
-        Hexside -> feature name -> confidence (0 to 1) that the feature is there.
+        Hexside -> feature name -> confidence (0 to 1) that the feature is there
+        (see :mod:`~pipeline.digitize.sideconfidence`).
+    evidence
+        Hexside -> feature name -> the kind of reading and its evidence, which
+        the confidence is calibrated from.
     """
 
     features: dict[Hexside, dict[str, float]]
+    evidence: dict[Hexside, dict[str, tuple[Kind, float]]]
 
     def names(self) -> dict[Hexside, tuple[str, ...]]:
         """Hexside -> the names of the features on it, sorted (those with any)."""
         return {s: tuple(sorted(f)) for s, f in sorted(self.features.items()) if f}
 
 
-Found = dict[Hexside, dict[str, float]]
+Found = dict[Hexside, dict[str, tuple[Kind, float]]]
 
 
 def detect_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
@@ -125,7 +131,7 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     The parameters are those of :func:`detect_hexsides`.
     """
     if not legend.features:
-        return HexsideReading({})
+        return HexsideReading({}, {})
     scan = _prepare(image, fit, legend, light, fills)
     geo, reader, legend, inks = scan.geo, scan.reader, scan.legend, scan.inks
     features = legend.features
@@ -147,23 +153,25 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
         if not over:
             continue
         spanned = np.max([spans[o] for o in over], axis=0)
-        hit = read_bridges(reader, geo, legend, [name], cross.feature, spanned >= _SPAN,
-                           examples).found(name)
+        bridges = read_bridges(reader, geo, legend, [name], cross.feature, spanned >= _SPAN,
+                               examples)
+        hit = bridges.found(name)
         marked |= hit
-        _add(found, geo.sides, hit, name, np.ones(len(hit)))
+        _add(found, geo.sides, hit, name, "mark", bridges.score[:, 0])
         # A bridge spans a line along its hexside: the one its ends show best.
         best = np.argmax([spans[o] for o in over], axis=0)
         for k, o in enumerate(over):
-            _add(found, geo.sides, hit & (best == k), o, spans[o])
+            _add(found, geo.sides, hit & (best == k), o, "along", spans[o])
     # A bridge hides the middle of its river: there, the river is not asked for.
     hidden = marked[:, None] & ~ends[None, :]
     for name, s in shown.items():
         share = np.nan_to_num(_share(s, s | ~hidden, least=4))
-        _add(found, geo.sides, share >= _ALONG_MIN, name, share)
+        _add(found, geo.sides, share >= _ALONG_MIN, name, "along", share)
     for k, name in enumerate(across):
-        hit = cross.feature == k
-        _add(found, geo.sides, hit, name, np.ones(len(hit)))
-    return HexsideReading(found)
+        _add(found, geo.sides, cross.feature == k, name, "across", cross.share * cross.clarity)
+    sure = {side: {n: confidence(kind, value) for n, (kind, value) in f.items()}
+            for side, f in found.items()}
+    return HexsideReading(sure, found)
 
 
 @dataclass(frozen=True)
@@ -300,9 +308,14 @@ def _share(shown: B, seen: B, least: int) -> F64:
     return out
 
 
-def _add(found: Found, sides: list[Hexside], hit: B, name: str, confidence: F64) -> None:
+def _add(found: Found, sides: list[Hexside], hit: B, name: str, kind: Kind, evidence: F64
+         ) -> None:
+    """Record ``name`` on the hexsides ``hit``, with the evidence (the strongest, if read twice)."""
     for i in np.nonzero(hit)[0]:
-        found.setdefault(sides[int(i)], {})[name] = float(confidence[int(i)])
+        here = found.setdefault(sides[int(i)], {})
+        value = float(evidence[int(i)])
+        if name not in here or here[name][1] < value:
+            here[name] = (kind, value)
 
 
 # -- where to read ----------------------------------------------------------------------
