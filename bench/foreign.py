@@ -153,14 +153,15 @@ def truth_fit(truth: Mapping[str, Any], grid: Any, image: Path) -> Any:
                        image_shape=(height, width))
 
 
-def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
-             **options: Any) -> tuple[Any, dict[str, Any], float]:
-    """Digitize one bench map as set up: the result, the map's truth, and the seconds taken.
+def digitize_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+                 **options: Any) -> tuple[Any, Any, dict[str, Any], float]:
+    """Digitize one bench map as set up: the result, the pixels, the truth, the seconds.
 
     ``options`` go to :func:`~pipeline.digitize.digitize_scan` (``key``, ``suggest``, ...).
     """
     from pipeline.digitize import digitize_scan, legend_from_data
     from pipeline.digitize.gridfile import grid_from_data
+    from pipeline.digitize.scanfile import load_scan
 
     truth = truth_of(folder, name)
     grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
@@ -170,8 +171,18 @@ def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: b
     if truth_grid:
         options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()
-    result = digitize_scan(image_of(folder, name), legend, grid=grid, **options)
-    return result, truth, time.perf_counter() - t0
+    pixels = load_scan(image_of(folder, name))
+    result = digitize_scan(pixels, legend, grid=grid, source=str(image_of(folder, name)),
+                           **options)
+    return result, pixels, truth, time.perf_counter() - t0
+
+
+def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+             **options: Any) -> tuple[Any, dict[str, Any], float]:
+    """Digitize one bench map as set up: the result, the map's truth, and the seconds taken."""
+    result, _, truth, seconds = digitize_map(folder, name, setup, truth_grid=truth_grid,
+                                             **options)
+    return result, truth, seconds
 
 
 def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
@@ -182,22 +193,14 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     return figures(name, score, truth, seconds), score
 
 
-def readings(folder: Path, name: str, setup: Mapping[str, Any]) -> list[tuple[str, float, bool]]:
-    """Every hexside reading of one map (truth grid): its kind, evidence and whether it is right.
+def readings(result: Any, pixels: Any, truth: Mapping[str, Any]
+             ) -> list[tuple[str, float, bool]]:
+    """Every hexside reading of a digitized map: its kind, evidence and whether it is right.
 
     Only hexsides inside the grid's outline count (the truth lists no others).
     """
-    from pipeline.digitize import digitize_scan, legend_from_data
-    from pipeline.digitize.gridfile import grid_from_data
     from pipeline.digitize.hexsides import read_hexsides
-    from pipeline.digitize.scanfile import load_scan
 
-    truth = truth_of(folder, name)
-    grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
-    legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
-    pixels = load_scan(image_of(folder, name))
-    result = digitize_scan(pixels, legend, grid=grid, samples=setup.get("samples") or {},
-                           fit=truth_fit(truth, grid))
     fills = {h: (t.terrain[0], t.colour) for h, t in result.terrain.items()}
     reading = read_hexsides(pixels, result.fit, result.legend, result.light, fills)
     g = result.fit.grid
@@ -388,7 +391,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {band} | {n} | {right:.1%} |")
         return 0
     if args.calibrate:
-        pooled = [(name, *r) for name in names for r in readings(folder, name, setup[name])]
+        pooled = []
+        for name in names:
+            result, pixels, truth, _ = digitize_map(folder, name, setup[name], truth_grid=True)
+            pooled += [(name, *r) for r in readings(result, pixels, truth)]
         print(calibration_report(pooled))
         return 0
     rows, scores = [], {}

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.colours import INK
+from pipeline.digitize.colours import INK, to_lab
 from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.crossings import read_crossings
 from pipeline.digitize.hexcolours import HexColours
@@ -42,7 +42,7 @@ from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
 from pipeline.digitize.linecolours import scan_line_colours
-from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
+from pipeline.digitize.linereader import GRID, Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sideconfidence import Kind, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
@@ -238,9 +238,12 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
                                    spill=np.abs(_ALONG_S) <= _SPILL, fills=grounds,
                                    group=(_ALONG_T > 0.5).astype(np.int64)[:, None],
                                    both_symbols=True))
-    total = read.line_mass()
+    # The grid's measured colour is often a blend (a thin line blurred, a screened
+    # one smoothed): its mass is counted as the legend's ink would weigh it.
+    ink = read.mass(GRID)
+    total = np.sum([read.mass(n) for n in (*along, *across, INK)], axis=0) + ink * _weight(
+        legend, inks, grounds)
     typical = total - _more_than_typical(total, read.pairs)
-    ink = read.mass(INK)
     typical_ink = ink - _more_than_typical(ink, read.pairs)
     # A line printed over a grid lighter than the ground (a river over a white
     # grid) covers it, leaving little of the grid's colour: it need only be as
@@ -274,6 +277,16 @@ def _on_hexside(read: Reading) -> Reading:
     keep[..., : lo + 1] |= np.logical_and.accumulate(inked[..., lo::-1], axis=-1)[..., ::-1]
     return replace(read, label=np.where(keep, read.label, -1),
                    strength=np.where(keep, read.strength, np.float32(0.0)))
+
+
+def _weight(legend: Legend, inks: F32, grounds: F32) -> float:
+    """How much of the legend's ink the grid's measured colour is, from the typical ground."""
+    if not len(inks):
+        return 1.0
+    ground = np.median(grounds.reshape(-1, 3), axis=0)
+    ink = to_lab(np.array([legend.ink], float))[0]
+    full = float(np.linalg.norm(ink - ground))
+    return float(np.clip(np.linalg.norm(inks[0] - ground) / max(full, 1e-6), 0.0, 1.0))
 
 
 def _more_than_typical(mass: F64, pairs: NDArray[np.int64]) -> F64:

@@ -42,12 +42,14 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.scanfile import read_pixels
 from pipeline.hexgrid import Hex, Hexside
 
-__all__ = ["Fills", "LineColours", "LineReader", "Reading", "explain"]
+__all__ = ["GRID", "Fills", "LineColours", "LineReader", "Reading", "explain"]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
 I64 = NDArray[np.int64]
 Colour = tuple[float, float, float]
+GRID = "grid"
+"""The owner of the grid's colours as measured on the scan (see :meth:`LineReader.grid_ink`)."""
 Fills = Mapping[Hex, tuple[str, Colour]]
 """Each map hex's terrain and measured fill colour (RGB, light corrected)."""
 
@@ -65,8 +67,8 @@ class LineColours:
     """Candidate line colours in Lab (the named features, then the inks), and whose each is.
 
     ``inks`` are the grid's colours as measured on the scan (see
-    :meth:`LineReader.grid_ink`), read as the legend's ink is: a white grid
-    printed on dark ground, or a black one screened into dots, is no line.
+    :meth:`LineReader.grid_ink`), owned by :data:`GRID`: a white grid printed
+    on dark ground, or a black one screened into dots, is no line either.
     """
 
     def __init__(self, legend: Legend, names: list[str], inks: F32 | None = None) -> None:
@@ -84,7 +86,7 @@ class LineColours:
         lab = to_lab(np.array(colours, float))
         if inks is not None and len(inks):
             lab = np.concatenate([lab, np.asarray(inks, np.float32).reshape(-1, 3)])
-            owners += [INK] * len(inks.reshape(-1, 3))
+            owners += [GRID] * len(inks.reshape(-1, 3))
         self.lab: F32 = lab
         self.owners = owners
 

@@ -49,7 +49,7 @@ def screen_period(image: NDArray[np.uint8], fit: GridFit) -> float | None:
     >>> from pipeline.hexgrid import HexGrid, Orientation
     >>> grid = HexGrid(Orientation.FLAT, cols=4, rows=4)
     >>> uv = hex_units(grid.hexes(), grid.orientation)
-    >>> fit = fit_centres(grid, {grid.id(h): (60 + 52 * u, 60 + 52 * v)
+    >>> fit = fit_centres(grid, {grid.id(h): (60 + 60 * u, 60 + 60 * v)
     ...                          for h, (u, v) in zip(grid.hexes(), uv)})
     >>> y, x = np.mgrid[0:500, 0:420]
     >>> dots = ((x % 6 < 3) & (y % 6 < 3)) * 200 + 40
@@ -90,7 +90,7 @@ def _interior_patches(image: NDArray[np.uint8], fit: GridFit) -> list[NDArray[np
         return []
     pick = np.linspace(0, len(hexes) - 1, min(_PATCHES, len(hexes))).round().astype(int)
     centres = fit.to_pixel(hex_units([hexes[i] for i in pick], fit.grid.orientation))
-    side = int(min(_PATCH, max(16, 0.5 * fit.hex_width)))
+    side = int(min(_PATCH, max(32, 0.7 * fit.hex_width)))
     h, w = image.shape[:2]
     out = []
     for x, y in np.rint(centres - side / 2).astype(int).tolist():
@@ -101,7 +101,8 @@ def _interior_patches(image: NDArray[np.uint8], fit: GridFit) -> list[NDArray[np
 
 
 def _period(patches: list[NDArray[np.float32]]) -> float | None:
-    """The period at the peak of the patches' summed, radially averaged power spectrum."""
+    """The period at the peak of the patches' summed, radially averaged power spectrum
+    (weighted by the frequency)."""
     side = patches[0].shape[0]
     window = np.outer(np.hanning(side), np.hanning(side)).astype(np.float32)
     power = np.zeros((side, side), np.float64)
@@ -114,7 +115,9 @@ def _period(patches: list[NDArray[np.float32]]) -> float | None:
     radius = np.hypot(xx, yy)
     rings = np.bincount(np.rint(radius).astype(int).ravel(), weights=power.ravel())
     counts = np.bincount(np.rint(radius).astype(int).ravel())
-    mean = rings / np.maximum(counts, 1)
+    # A print's own detail falls off with the frequency; a screen is a
+    # peak above that fall.
+    mean = rings / np.maximum(counts, 1) * np.arange(len(rings))
     lo, hi = int(np.ceil(side / _PERIODS[1])), int(np.floor(side / _PERIODS[0]))
     if hi <= lo:
         return None
