@@ -28,6 +28,7 @@ from pipeline.digitize.hexsides import read_hexsides
 from pipeline.digitize.legend import Legend, load_legend
 from pipeline.digitize.learn import Learner
 from pipeline.digitize.light import Light
+from pipeline.digitize.linereader import LineColours
 from pipeline.digitize.outputs import build_map
 from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.symbols import read_symbols
@@ -153,7 +154,9 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     reading = read_hexsides(pixels, fit, legend_, light, fills)
     sides = reading.names()
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
-    marks = read_symbols(pixels, fit, light, symbols or {}, source)
+    lines = LineColours(legend_, [n for n, f in legend_.features.items()
+                                 if f.shape == "line"]).lab[:-1]
+    marks = read_symbols(pixels, fit, light, symbols or {}, source, lines)
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
                     source=source, confidence=confidence, hex_features=marks)

@@ -62,6 +62,8 @@ _CORE = 0.06  # the symbol covers a point this close to the centre, in hex width
 _SIZE = 0.16  # and reaches no further from it, in hex widths
 _UNLIKE = 15.0  # Lab distance from the ground from which a pixel is the symbol's
 _LEAST = 6  # pixels a symbol needs
+_LINE = 8.0  # Lab distance under which a pixel is its ground and some of a known line
+_MOSTLY = 0.8  # share of an example's pixels that, a known line's, make it no symbol
 
 
 @dataclass(frozen=True)
@@ -90,8 +92,8 @@ class SymbolTemplate:
 
 
 def read_symbols(image: NDArray[np.uint8], fit: GridFit, light: Light,
-                 examples: Mapping[str, Sequence[str]], source: str | None = None
-                 ) -> dict[Hex, tuple[str, ...]]:
+                 examples: Mapping[str, Sequence[str]], source: str | None = None,
+                 lines: F32 | None = None) -> dict[Hex, tuple[str, ...]]:
     """The hex symbols of ``examples`` (feature name -> example hex ids) on a scan.
 
     Parameters
@@ -102,6 +104,9 @@ def read_symbols(image: NDArray[np.uint8], fit: GridFit, light: Light,
         Hex feature name -> one or two hexes that show it (``{"town": ["0412"]}``).
     source
         The scan's name, for messages.
+    lines
+        The colours of the lines the legend knows, Lab ``(k, 3)``: an example
+        that shows only one of them (a road through an empty hex) is refused.
 
     Returns
     -------
@@ -137,13 +142,14 @@ def read_symbols(image: NDArray[np.uint8], fit: GridFit, light: Light,
         return out
 
     grounds = HexColours(lab, fit).grounds()
-    templates = [learn_symbol(lab, fit, name, ids, grounds, source)
+    templates = [learn_symbol(lab, fit, name, ids, grounds, source, lines)
                  for name, ids in sorted(examples.items())]
     return find_symbols(lab, fit, templates)
 
 
 def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
-                 grounds: Mapping[Hex, F32], source: str | None = None) -> SymbolTemplate:
+                 grounds: Mapping[Hex, F32], source: str | None = None,
+                 lines: F32 | None = None) -> SymbolTemplate:
     """The symbol ``name`` as its example hexes ``hex_ids`` show it.
 
     Parameters
@@ -160,11 +166,14 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
         Each hex's ground colour, Lab.
     source
         The scan's name, for messages.
+    lines
+        The known lines' colours, Lab ``(k, 3)``, if any.
 
     Raises
     ------
     DataError
-        When an example hex is not on the map or shows nothing but its ground.
+        When an example hex is not on the map, or shows nothing but its ground
+        (and the lines the legend knows) near its centre.
     """
     if not hex_ids:
         raise DataError(source, "--symbol", f"give a hex that shows a {name}"
@@ -190,6 +199,10 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
             raise DataError(source, f"--symbol {name}={hex_id}", f"hex {hex_id} shows nothing"
                             " but its ground near its centre: name a hex where the"
                             f" {name} is printed")
+        if lines is not None and len(lines) and _lines_only(patch[mask], ground, lines):
+            raise DataError(source, f"--symbol {name}={hex_id}", f"hex {hex_id} shows only"
+                            " lines the legend knows (a road) near its centre: name a hex"
+                            f" where the {name} is printed")
         if patches:
             # The symbol need not sit at the same place in every hex: the later
             # examples are shifted onto the first.
@@ -266,6 +279,15 @@ def _split(score: F64) -> float:
         if gaps[k] >= _GAP:
             return float(max((top[k] + top[k + 1]) / 2, _FLOOR))
     return SHOWS
+
+
+def _lines_only(pixels: F32, ground: F32, lines: F32) -> bool:
+    """Whether most of a symbol's pixels are the ground with some of a known line."""
+    d = lines[None, :, :] - ground
+    v = (pixels - ground)[:, None, :]
+    a = np.clip((v * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-6), 0.0, 1.2)
+    resid = np.linalg.norm(v - a[..., None] * d, axis=-1).min(axis=1)
+    return bool((resid <= _LINE).mean() >= _MOSTLY)
 
 
 def _own(patch: F32, ground: F32, centre: B) -> B:
