@@ -86,8 +86,10 @@ class HexColours:
         k = min(_CLUSTERS, len(some))
         cv2.setRNGSeed(_SEED)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        _, _, centre = cv2.kmeans(np.ascontiguousarray(some, np.float32), k, None, criteria, 2,
-                                  cv2.KMEANS_PP_CENTERS)
+        start = np.zeros((len(some), 1), np.int32)  # not read: the centres start k-means++
+        _, _, found = cv2.kmeans(np.ascontiguousarray(some, np.float32), k, start, criteria, 2,
+                                 cv2.KMEANS_PP_CENTERS)
+        centre: F32 = np.asarray(found, np.float32)
         # Nearest centre by |c|^2 - 2 x.c (|x|^2 is the same for every centre).
         d2 = (centre * centre).sum(axis=1)[None, :] - 2.0 * (colours @ centre.T)
         label = d2.argmin(axis=1).reshape(n, m)

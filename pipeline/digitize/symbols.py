@@ -64,6 +64,8 @@ _UNLIKE = 15.0  # Lab distance from the ground from which a pixel is the symbol'
 _LEAST = 6  # pixels a symbol needs
 _LINE = 8.0  # Lab distance under which a pixel is its ground and some of a known line
 _MOSTLY = 0.8  # share of an example's pixels that, a known line's, make it no symbol
+_STROKE = 0.15  # hex widths under which a mask's strokes are a line's
+_HOLE = 3  # points a mask must enclose to be a ring, not a line
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,8 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
     ------
     DataError
         When an example hex is not on the map, or shows nothing but its ground
-        (and the lines the legend knows) near its centre.
+        near its centre, or only a line the legend knows (drawn out, in a
+        line's colours).
     """
     if not hex_ids:
         raise DataError(source, "--symbol", f"give a hex that shows a {name}"
@@ -185,7 +188,9 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
     # A symbol is compact: what runs on from it (the road through a town, the
     # town's block of a city) is cut at this distance.
     near = dist <= _SIZE * fit.hex_width
-    patches, masks, seen = [], [], []
+    patches: list[F32] = []
+    masks: list[B] = []
+    seen: list[F32] = []
     for hex_id in hex_ids:
         if not fit.grid.has_id(hex_id):
             raise DataError(source, f"--symbol {name}={hex_id}", f"hex '{hex_id}' is not on"
@@ -199,7 +204,8 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
             raise DataError(source, f"--symbol {name}={hex_id}", f"hex {hex_id} shows nothing"
                             " but its ground near its centre: name a hex where the"
                             f" {name} is printed")
-        if lines is not None and len(lines) and _lines_only(patch[mask], ground, lines):
+        if lines is not None and len(lines) and _lines_only(patch[mask], ground, lines) \
+                and _thin(mask, _STROKE * fit.hex_width / step):
             raise DataError(source, f"--symbol {name}={hex_id}", f"hex {hex_id} shows only"
                             " lines the legend knows (a road) near its centre: name a hex"
                             f" where the {name} is printed")
@@ -288,6 +294,21 @@ def _lines_only(pixels: F32, ground: F32, lines: F32) -> bool:
     a = np.clip((v * d).sum(-1) / np.maximum((d * d).sum(-1), 1e-6), 0.0, 1.2)
     resid = np.linalg.norm(v - a[..., None] * d, axis=-1).min(axis=1)
     return bool((resid <= _LINE).mean() >= _MOSTLY)
+
+
+def _thin(mask: B, width: float) -> bool:
+    """Whether a mask is drawn like a line: strokes under ``width`` pixels, enclosing nothing.
+
+    A road through the centre, straight or bent there, is; a solid keep or
+    square is thicker, and a ring encloses its middle.
+    """
+    shape = mask.astype(np.uint8)
+    # A stroke of width w has its points at w/4 from its edge, typically.
+    if float(np.median(cv2.distanceTransform(shape, cv2.DIST_L2, 3)[mask])) * 4 > width:
+        return False
+    outside = np.pad(1 - shape, 1, constant_values=1)
+    cv2.floodFill(outside, None, (0, 0), 2)
+    return int((outside[1:-1, 1:-1] == 1).sum()) < _HOLE
 
 
 def _own(patch: F32, ground: F32, centre: B) -> B:
