@@ -205,6 +205,8 @@ def _prepare(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Ligh
 def _examples(legend: Legend, marks: list[str], geo: SideGeometry, fit: GridFit
               ) -> dict[str, int]:
     """Mark name -> the index in ``geo`` of its legend example hexside (if it gives one)."""
+    if not any(legend.features[n].example for n in marks):
+        return {}
     index = {frozenset((s.a, s.b)): i for i, s in enumerate(geo.sides)}
     grid = fit.grid
     out = {}

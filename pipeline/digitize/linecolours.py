@@ -65,7 +65,8 @@ def scan_line_colours(legend: Legend, reader: LineReader, geo: SideGeometry, lig
     light
         The light the scan is corrected for.
     """
-    if not legend.features or not geo.sides:
+    if not legend.features or not geo.sides or legend.as_printed:
+        # Colours known to be as printed are read as given.
         return legend
     lab, fill = _samples(reader, geo)
     gain = np.median(light.gain(geo.centres[:, 0, 0], geo.centres[:, 0, 1]), axis=0)
@@ -75,8 +76,7 @@ def scan_line_colours(legend: Legend, reader: LineReader, geo: SideGeometry, lig
         picked = _lab(key, gain)
         a_share, _ = _explained(lab, fill, given, top=_BEYOND)
         b_share, _ = _explained(lab, fill, picked, top=_BEYOND)
-        scan_light = not legend.as_printed and _pure_count(b_share) > _BETTER * _pure_count(
-            a_share)
+        scan_light = _pure_count(b_share) > _BETTER * _pure_count(a_share)
         features[name] = _as_shown(key, gain if scan_light else None, lab, fill)
     return replace(legend, features=features)
 

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -42,12 +43,14 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.scanfile import read_pixels
 from pipeline.hexgrid import Hex, Hexside
 
-__all__ = ["GRID", "Fills", "LineColours", "LineReader", "Reading", "explain"]
+__all__ = ["GRID", "Fills", "LineColours", "LineReader", "Points", "Reading", "explain"]
 
 F64 = NDArray[np.float64]
 F32 = NDArray[np.float32]
 I64 = NDArray[np.int64]
 Colour = tuple[float, float, float]
+Points = NDArray[np.floating[Any]]
+"""Pixel positions ``(..., 2)`` (x, y), single or double precision."""
 GRID = "grid"
 """The owner of the grid's colours as measured on the scan (see :meth:`LineReader.grid_ink`)."""
 Fills = Mapping[Hex, tuple[str, Colour]]
@@ -178,9 +181,10 @@ class LineReader:
         # Indexed [0 for hex a, 1 for hex b, hexside]: fills (n, 3), symbols (n, m, 3).
         self.fill = np.stack([_fill_lab([s.a for s in sides], fills, paper),
                               _fill_lab([s.b for s in sides], fills, paper)])
-        self.symbols, self.textures = _symbol_colours(sides, fills, legend, paper, textures or {})
-        self.pairs = _pairs(sides, fills)
         self._sides, self._fills, self._legend, self._paper = sides, fills, legend, paper
+        self._tables: tuple[F32, I64, I64] | None = None
+        self._textures = textures or {}
+        self.pairs = _pairs(sides, fills)
 
     def use_grounds(self, grounds: Mapping[Hex, F32]) -> None:
         """Read against each hex's ground as measured (Lab, by hex) rather than its fill."""
@@ -191,21 +195,41 @@ class LineReader:
 
     def use_textures(self, textures: Mapping[Hex, F32]) -> None:
         """Know each hex's texture colours (Lab) as its own, not lines."""
-        self.symbols, self.textures = _symbol_colours(self._sides, self._fills, self._legend,
-                                                      self._paper, textures)
+        self._textures, self._tables = textures, None
 
-    def lab(self, xy: F64) -> F32:
+    @property
+    def symbols(self) -> F32:
+        """Per hexside side, the colours its hex prints besides lines, Lab ``(2, n, m, 3)``."""
+        palette, own, _ = self._symbol_tables()
+        out: F32 = palette[own]
+        return out
+
+    @property
+    def textures(self) -> F32:
+        """Per hexside side, its hex's texture colours alone, Lab ``(2, n, k, 3)``."""
+        palette, _, alone = self._symbol_tables()
+        out: F32 = palette[alone]
+        return out
+
+    def _symbol_tables(self) -> tuple[F32, I64, I64]:
+        if self._tables is None:
+            self._tables = _symbol_colours(self._sides, self._fills, self._legend, self._paper,
+                                           self._textures)
+        return self._tables
+
+    def lab(self, xy: Points) -> F32:
         """Light-corrected Lab colours of points ``(n, ..., 2)``, shape ``(n, ..., 3)``.
 
         The light changes slowly: one gain for each ``n``, taken at its first point.
         """
         rows = xy.reshape(len(xy), -1, 2)
-        gain = self.light.gain(rows[:, 0, 0], rows[:, 0, 1]).astype(np.float32)
-        rgb = read_pixels(self.image, rows).astype(np.float32) / gain[:, None, :]
+        first = rows[:, 0].astype(np.float64)
+        gain = self.light.gain(first[:, 0], first[:, 1]).astype(np.float32)
+        rgb = read_pixels(self.image, cast(F64, rows)).astype(np.float32) / gain[:, None, :]
         out: F32 = to_lab(rgb.reshape(-1, 3)).reshape(*xy.shape[:-1], 3)
         return out
 
-    def local_fills(self, xy: F64) -> F32:
+    def local_fills(self, xy: Points) -> F32:
         """The ground on either side of each hexside, for :meth:`read`'s ``fills``.
 
         ``xy`` are points ``(sides, 2 g, k, 2)`` in strips beside each hexside
@@ -219,7 +243,7 @@ class LineReader:
                                         dtype=np.float32)
         return out
 
-    def grid_ink(self, xy: F64, rows: I64) -> F32:
+    def grid_ink(self, xy: Points, rows: I64) -> F32:
         """The grid's colour as printed on this scan, Lab ``(1, 3)`` (empty when unclear).
 
         ``xy`` are points ``(sides, places, k, 2)`` across the cores of the
@@ -238,7 +262,7 @@ class LineReader:
         out: F32 = np.median(core[strong], axis=0, keepdims=True).astype(np.float32)
         return out
 
-    def read(self, xy: F64, near_a: NDArray[np.bool_], axis: int, lines: LineColours, *,
+    def read(self, xy: Points, near_a: NDArray[np.bool_], axis: int, lines: LineColours, *,
              spill: NDArray[np.bool_] | None = None, fills: F32 | None = None,
              group: I64 | None = None, rows: I64 | None = None,
              both_symbols: bool = False) -> Reading:
@@ -270,15 +294,15 @@ class LineReader:
             np.expand_dims(spill, (0, 3 - axis)), shape)[0].reshape(-1)
         which = np.arange(shape[0]) if rows is None else np.asarray(rows, np.int64)
         table = self.fill[:, which] if fills is None else fills
-        symbols = _unlike(self.symbols, lines.lab)
-        textures = _unlike(self.textures, lines.lab) if both_symbols else self.textures
+        palette, own, alone = self._symbol_tables()
+        palette = _unlike(palette, lines.lab)
         step = max(1, _BLOCK // per_side)
         blocks = [slice(i, min(i + step, shape[0])) for i in range(0, shape[0], step)]
         flat = xy.reshape(shape[0], per_side, 2)
 
         def block(part: slice) -> tuple[I64, F32]:
             return self._block(flat[part], part, which[part], half, near, lines.lab, table,
-                               symbols, textures if both_symbols else None)
+                               palette, own, alone if both_symbols else None)
 
         # NumPy and OpenCV let go of the interpreter inside each call: blocks of
         # sides are read on as many threads as OpenCV is allowed.
@@ -289,14 +313,15 @@ class LineReader:
         spacing = float(np.linalg.norm(xy[0, 0, 1] - xy[0, 0, 0])) if shape[0] else 1.0
         return Reading(label, strength, spacing, lines.owners, self.pairs[which], self.width)
 
-    def _block(self, xy: F64, rows: slice, sides: I64, row: I64,
-               near: NDArray[np.bool_] | None, lines: F32, table: F32, own_symbols: F32,
-               other_textures: F32 | None) -> tuple[I64, F32]:
+    def _block(self, xy: Points, rows: slice, sides: I64, row: I64,
+               near: NDArray[np.bool_] | None, lines: F32, table: F32, palette: F32,
+               own_symbols: I64, other_textures: I64 | None) -> tuple[I64, F32]:
         """Labels and strengths of points ``(n, k, 2)``: rows ``rows`` of the read, hexsides ``sides``."""
         n, k = xy.shape[:2]
         # The light changes slowly: one gain a hexside, taken at its first point.
-        gain = self.light.gain(xy[:, 0, 0], xy[:, 0, 1]).astype(np.float32)
-        pixels = read_pixels(self.image, xy.reshape(-1, 2)).reshape(n, k, 3)
+        first = xy[:, 0].astype(np.float64)
+        gain = self.light.gain(first[:, 0], first[:, 1]).astype(np.float32)
+        pixels = read_pixels(self.image, cast(F64, xy.reshape(-1, 2))).reshape(n, k, 3)
         x = to_lab(pixels / gain[:, None, :]).reshape(n, k, 3)
         fills = table[:, rows]  # (2 g, n, 3)
         own = fills[row].transpose(1, 0, 2)  # (n, k, 3)
@@ -310,11 +335,11 @@ class LineReader:
             side, point = np.nonzero(where)
             w = row[point]
             other = fills[w ^ 1, side] if spills else None
-            symbols = own_symbols[w & 1, sides[side]]
+            index = own_symbols[w & 1, sides[side]]
             if other_textures is not None:
                 # The other hex's texture may show on this side of the hexside too.
-                symbols = np.concatenate([symbols, other_textures[1 - (w & 1), sides[side]]],
-                                         axis=1)
+                index = np.concatenate([index, other_textures[1 - (w & 1), sides[side]]], axis=1)
+            symbols = palette[index]
             label[side, point], strength[side, point] = explain(
                 x[side, point], own[side, point], other, lines, symbols)
         return label, strength
@@ -440,45 +465,54 @@ def _symbol_resid2(v: F32, vv: F32, f: F32, symbols: F32) -> F32:
 
 
 def _symbol_colours(sides: list[Hexside], fills: Fills, legend: Legend, paper: F32,
-                    textures: Mapping[Hex, F32]) -> tuple[F32, F32]:
-    """Per hexside, the colours each hex prints besides lines, Lab, ``(2, n, m, 3)`` twice.
+                    textures: Mapping[Hex, F32]) -> tuple[F32, I64, I64]:
+    """The colours each hexside's hexes print besides lines: a palette and indices into it.
 
-    First the legend's colours of the hex's terrain with the ``textures`` seen
-    in the hex itself, then the textures alone (what may spill across the
-    hexside: the legend's colours of a wood, its tree dots, may be a bar's).
-    Short lists are padded: the first with its first colour (off the map it
-    is the paper), the second with a colour no pixel is near.
+    Returns the palette (Lab ``(k, 3)``; its last entry a colour no pixel is
+    near), then per hexside side ``(2, n, m)`` the legend's colours of the
+    hex's terrain with the ``textures`` seen in the hex itself, then ``(2, n,
+    t)`` the textures alone (what may spill across the hexside: the legend's
+    colours of a wood, its tree dots, may be a bar's). Short lists are padded:
+    the first with its first colour (off the map it is the paper), the second
+    with the colour no pixel is near.
     """
     names = sorted(n for n, c in legend.terrain.items() if c)
-    legend_lab = {n: to_lab(np.array(legend.terrain[n], float)) for n in names}
-    # Row 0 is off the map; then one row a hex.
+    colours = [paper[None, :]] + [to_lab(np.array(legend.terrain[n], float)) for n in names]
+    starts = np.cumsum([0] + [len(c) for c in colours])
+    m = max(len(c) for c in colours)
+    # Per terrain (row 0 off the map or unknown): its legend colours, padded with the first.
+    base = np.array([[starts[i] + min(j, len(c) - 1) for j in range(m)]
+                     for i, c in enumerate(colours)], np.int64)
     hexes = sorted({h for s in sides for h in (s.a, s.b) if h in fills})
-    own = [paper[None, :]]
-    seen = [np.empty((0, 3), np.float32)]
+    index = {h: i + 1 for i, h in enumerate(hexes)}  # row 0 is off the map
+    terrain_row = {n: i + 1 for i, n in enumerate(names)}
+    rows = np.array([0] + [terrain_row.get(fills[h][0], 0) for h in hexes], np.int64)
+    seen = [textures[h] for h in hexes if h in textures]
+    t = max([len(c) for c in seen] + [1])
+    palette = np.concatenate([*colours, *seen, np.full((1, 3), _FAR, np.float32)])
+    far = len(palette) - 1
+    alone = np.full((len(hexes) + 1, t), far, np.int64)
+    at = int(starts[-1])
     for h in hexes:
-        base = legend_lab.get(fills[h][0], paper[None, :])
-        extra = textures.get(h)
-        own.append(base if extra is None else np.concatenate([base, extra]))
-        seen.append(np.empty((0, 3), np.float32) if extra is None else extra)
-    index = {h: i + 1 for i, h in enumerate(hexes)}
+        if h in textures:
+            k = len(textures[h])
+            alone[index[h], :k] = np.arange(at, at + k)
+            at += k
+    own = np.concatenate([base[rows], np.where(alone == far, base[rows][:, :1], alone)], axis=1)
     a = np.array([index.get(s.a, 0) for s in sides], np.int64)
     b = np.array([index.get(s.b, 0) for s in sides], np.int64)
-    m = max(len(c) for c in own)
-    table = np.stack([np.concatenate([c, np.repeat(c[:1], m - len(c), axis=0)]) for c in own])
-    k = max(1, max(len(c) for c in seen))
-    far = np.full((1, 3), _FAR, np.float32)
-    alone = np.stack([np.concatenate([c, np.repeat(far, k - len(c), axis=0)]) for c in seen])
-    return (np.stack([table[a], table[b]]).astype(np.float32),
-            np.stack([alone[a], alone[b]]).astype(np.float32))
+    return (palette.astype(np.float32), np.stack([own[a], own[b]]),
+            np.stack([alone[a], alone[b]]))
 
 
 def _pairs(sides: list[Hexside], fills: Fills) -> I64:
     """Per hexside, its two hexes' terrains as sorted indices (0 is off the map)."""
     names = sorted({f[0] for f in fills.values()})
     index = {n: i + 1 for i, n in enumerate(names)}
-    pairs = np.array([[index[fills[h][0]] if h in fills else 0 for h in (s.a, s.b)]
-                      for s in sides], np.int64).reshape(-1, 2)
-    out: I64 = np.sort(pairs, axis=1)
+    of = {h: index[f[0]] for h, f in fills.items()}
+    a = np.array([of.get(s.a, 0) for s in sides], np.int64)
+    b = np.array([of.get(s.b, 0) for s in sides], np.int64)
+    out: I64 = np.sort(np.stack([a, b], axis=1), axis=1).reshape(-1, 2)
     return out
 
 

@@ -23,6 +23,7 @@ from pipeline.hexgrid.coords import SCALE, direction_vectors, scaled_corners
 
 __all__ = ["SideGeometry", "side_geometry"]
 
+F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
 
@@ -60,23 +61,16 @@ class SideGeometry:
                             self.centres[rows], self.inner[rows], self.direction[rows],
                             self.width)
 
-    def on_side(self, t: F64, s: F64) -> F64:
+    def on_side(self, t: F64, s: F64) -> F32:
         """Points ``(n, len(t), len(s), 2)`` in the hexside frame (``s`` in hex widths)."""
         a, b = self.ends[:, 0], self.ends[:, 1]
         normal = _towards(_unit_normal(b - a), self.centres[:, 1] - self.centres[:, 0])
-        base = a[:, None, :] + (b - a)[:, None, :] * np.asarray(t)[None, :, None]
-        offs = np.asarray(s) * self.width
-        out: F64 = base[:, :, None, :] + normal[:, None, None, :] * offs[None, None, :, None]
-        return out
+        return _frame(a, b - a, normal, t, np.asarray(s) * self.width)
 
-    def on_path(self, u: F64, v: F64) -> F64:
+    def on_path(self, u: F64, v: F64) -> F32:
         """Points ``(n, len(u), len(v), 2)`` in the path frame (``v`` in hex widths)."""
         ca, cb = self.centres[:, 0], self.centres[:, 1]
-        normal = _unit_normal(cb - ca)
-        base = ca[:, None, :] + (cb - ca)[:, None, :] * np.asarray(u)[None, :, None]
-        offs = np.asarray(v) * self.width
-        out: F64 = base[:, :, None, :] + normal[:, None, None, :] * offs[None, None, :, None]
-        return out
+        return _frame(ca, cb - ca, _unit_normal(cb - ca), u, np.asarray(v) * self.width)
 
 
 def side_geometry(fit: GridFit) -> SideGeometry:
@@ -129,6 +123,18 @@ def _hexsides(hexes: list[Hex], orientation: Orientation
     d = np.argmax((delta[:, None, :] == steps[None, :, :]).all(axis=2), axis=1)
     on_map = np.stack([among(ends[:, :2], qr), among(ends[:, 2:], qr)], axis=1)
     return ends, d, on_map
+
+
+def _frame(origin: F64, along: F64, normal: F64, t: F64, offsets: F64) -> F32:
+    """``origin + along * t + normal * offset`` for every ``t`` and offset, in single precision.
+
+    Pixel positions need no more, and a big scan's points are millions.
+    """
+    base = (origin[:, None, :] + along[:, None, :] * np.asarray(t)[None, :, None]).astype(
+        np.float32)
+    step = (normal[:, None, :] * np.asarray(offsets)[None, :, None]).astype(np.float32)
+    out: F32 = base[:, :, None, :] + step[:, None, :, :]
+    return out
 
 
 def _unit_normal(v: F64) -> F64:
