@@ -280,8 +280,8 @@ class LineReader:
         ``group`` (an index per point of a side, ``xy.shape[1:-1]``) is ``k``.
         ``rows`` says which of the reader's hexsides the points are of (all, in
         order, by default); ``fills`` are then for those only. With
-        ``both_symbols`` a point may show the other hex's texture as well (a
-        town's blocks, like its ground, do not stop at the hexside).
+        ``both_symbols`` a point may show the other hex's ground and texture as
+        well (a town's blocks, like its ground, do not stop at the hexside).
         """
         shape = xy.shape[:-1]
         per_side = int(np.prod(shape[1:]))
@@ -340,6 +340,10 @@ class LineReader:
                 # The other hex's texture may show on this side of the hexside too.
                 index = np.concatenate([index, other_textures[1 - (w & 1), sides[side]]], axis=1)
             symbols = palette[index]
+            if other_textures is not None:
+                # And so may its ground, where the two grounds' boundary wanders
+                # off the hexside (a coast): it is no line either.
+                symbols = np.concatenate([symbols, fills[w ^ 1, side][:, None, :]], axis=1)
             label[side, point], strength[side, point] = explain(
                 x[side, point], own[side, point], other, lines, symbols)
         return label, strength
