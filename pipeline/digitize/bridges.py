@@ -47,7 +47,7 @@ B = NDArray[np.bool_]
 _U = np.linspace(0.36, 0.64, 15)  # across the hexside, as shares of the way between centres
 _V = np.linspace(-0.2, 0.2, 21)  # beside the path, in hex widths
 _INK_LIKE = 15.0  # Lab distance under which a bridge's colour is the ink's
-_SCORE = 0.5  # projection on the learned shape from which a candidate is a bridge
+_SCORE = 0.3  # projection on the learned shape from which a candidate is a bridge
 _SHAPE_LEAST = 0.2  # strength a learned shape must add somewhere to be one
 
 
