@@ -19,9 +19,12 @@ read as the legend's ink is: it is no feature.
   heaviest line there and the place carries clearly more line, across, than
   the typical place between the same two terrains (3% of a hex more): the
   grid line is printed under every hexside, but a line printed along the
-  hexside is wider. The neighbouring ground is allowed for only close to the
-  hexside (5% of a hex). The feature is there when 60% of the places show it
-  (a bridge's middle excused).
+  hexside is wider (over a grid lighter than the ground, a line that covers
+  it need only be as wide). The neighbouring ground may blend into a pixel
+  close to the hexside (5% of a hex), and its ground and texture may show
+  anywhere in the band (a coast or a town wandering off the hexside): neither
+  is a line. The feature is there when 60% of the places show it (a bridge's
+  middle excused).
 * **across** (``kind: "across"``, roads, railroads): see
   :mod:`~pipeline.digitize.crossings`.
 """
@@ -30,12 +33,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.colours import INK, to_lab
 from pipeline.digitize.bridges import read_bridges
+from pipeline.digitize.colours import INK, to_lab
 from pipeline.digitize.crossings import read_crossings
 from pipeline.digitize.hexcolours import HexColours
 from pipeline.digitize.gridfit import GridFit
@@ -67,9 +69,6 @@ _MASS_FLOOR = 0.015  # least width, in hex widths, a line must show at a place
 _WIDER = 0.03  # hex widths by which a line along a hexside outweighs the grid line
 _COVERED = 0.5  # share of the grid's own colour left where a line covers it
 _PAIR_LEAST = 10  # hexsides between two terrains needed to judge their typical place
-_GROUNDS = 16  # clusters of ground colours hexsides are judged among
-_GROUND_POINTS = 20_000
-_SEED = 5
 # Where the ground beside a hexside is read: places along its first half (the
 # second half mirrors them; the middle, where roads cross, is left out) and
 # offsets from it, in hex widths.

@@ -20,6 +20,12 @@ Two refinements keep fills from passing for lines:
   the legend lists; a pixel best explained as the fill's own symbol colour
   shows no line.
 
+The fills, the hex's own colours and the grid's come from the scan itself
+where the caller measures them: the ground beside each hexside
+(:meth:`LineReader.local_fills`), each hex's ground and texture
+(:meth:`LineReader.use_grounds`, :meth:`LineReader.use_textures`), the grid's
+colour as printed (:meth:`LineReader.grid_ink`).
+
 Strength integrated across a line survives blur, so :meth:`Reading.mass`
 (summed strength times spacing) is the line's width in hex widths: a thin
 black line blurred into a brown smear still weighs no more than a thin line.
