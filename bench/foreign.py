@@ -16,10 +16,10 @@ hex centres are, to measure terrain and hexsides apart from calibration.
     python bench/foreign.py                      # every map, worst first
     python bench/foreign.py icons keybox         # some maps
     python bench/foreign.py --truth-grid --json figures.json
-    python bench/foreign.py --calibrate          # how right the hexside confidences are
+    python bench/foreign.py --side-calibration   # how right the hexside confidences are
     python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
     python bench/foreign.py --truth-grid --curve 3     # accuracy as suggested labels are added
-    python bench/foreign.py --truth-grid --calibration # how right each confidence is
+    python bench/foreign.py --truth-grid --calibration # how right each terrain confidence is
 """
 
 from __future__ import annotations
@@ -353,14 +353,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-grid", action="store_true",
                         help="use the truth's hex centres for the grid")
     parser.add_argument("--json", type=Path, help="write every map's full score here")
-    parser.add_argument("--calibrate", action="store_true",
+    parser.add_argument("--side-calibration", action="store_true",
                         help="print how right the hexside confidences are (truth grid)")
     parser.add_argument("--choose-samples", action="store_true",
                         help="rewrite the sample and symbol hexes of bench/foreign_setup.json")
     parser.add_argument("--curve", type=int, metavar="ROUNDS",
                         help="add ten suggested labels a round and print the accuracy")
     parser.add_argument("--calibration", action="store_true",
-                        help="print how right each confidence band is, pooled over the maps")
+                        help="print how right each terrain confidence band is, pooled over the maps")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         for band, n, right in calibration(folder, names, setup, truth_grid=args.truth_grid):
             print(f"| {band} | {n} | {right:.1%} |")
         return 0
-    if args.calibrate:
+    if args.side_calibration:
         pooled = []
         for name in names:
             result, pixels, truth, _ = digitize_map(folder, name, setup[name], truth_grid=True)

@@ -13,7 +13,7 @@ Each reading comes with evidence of its own kind:
 Evidence is not a probability: a river seen at 70% of its places on a clean
 print is surer than one seen at 90% through a halftone screen. Confidence is
 the share of readings with that evidence that were right, measured on the
-foreign-style bench (``python bench/foreign.py --calibrate`` prints how right
+foreign-style bench (``python bench/foreign.py --side-calibration`` prints how right
 the confidences are and the fit): the tables here are those measurements,
 made monotone, so that of the readings reported at 0.9 or more, at least 90%
 are right on the bench. Validation compares hand-entered hexsides against them.
@@ -30,7 +30,7 @@ __all__ = ["CALIBRATION", "Kind", "confidence"]
 Kind = Literal["along", "across", "mark"]
 
 # Evidence -> share right on the foreign-style bench (the six maps read on the
-# truth's grid; `python bench/foreign.py --calibrate`), made monotone and rounded
+# truth's grid; `python bench/foreign.py --side-calibration`), made monotone and rounded
 # down; straight in between. Bridges are few (26): their table stays cautious.
 CALIBRATION: dict[Kind, tuple[tuple[float, float], ...]] = {
     "along": ((0.6, 0.55), (0.7, 0.6), (0.8, 0.9), (0.9, 0.92), (1.0, 0.99)),
