@@ -360,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", type=int, metavar="ROUNDS",
                         help="add ten suggested labels a round and print the accuracy")
     parser.add_argument("--calibration", action="store_true",
-                        help="print how right each terrain confidence band is, pooled over the maps")
+                        help="print how right each terrain confidence band is, pooled over"
+                        " the maps")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:

@@ -19,8 +19,8 @@ The stages, one idea a module:
   (:mod:`~pipeline.digitize.shares`), and a legend's printed colours read by
   :mod:`~pipeline.digitize.vote`; :mod:`~pipeline.digitize.hexsides` finds rivers,
   bars, roads and bridges, each with how sure it is
-  (:mod:`~pipeline.digitize.sideconfidence`), reading lines with :mod:`~pipeline.digitize.linereader` where
-  :mod:`~pipeline.digitize.sidegeometry` says, roads and railroads with
+  (:mod:`~pipeline.digitize.sideconfidence`), reading lines with
+  :mod:`~pipeline.digitize.linereader` where :mod:`~pipeline.digitize.sidegeometry` says, roads and railroads with
   :mod:`~pipeline.digitize.crossings`, bridges with
   :mod:`~pipeline.digitize.bridges`, on a scan :mod:`~pipeline.digitize.screen`
   descreens, against each hex's own colours (:mod:`~pipeline.digitize.hexcolours`)
