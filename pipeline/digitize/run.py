@@ -31,7 +31,7 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.linereader import LineColours
 from pipeline.digitize.outputs import build_map
 from pipeline.digitize.scanfile import load_scan
-from pipeline.digitize.symbols import read_symbols
+from pipeline.digitize.symbols import cover_symbols, read_symbols
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import MapData
 
@@ -141,9 +141,15 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     if fit is None:
         fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
     tell("terrain")
+    # Symbols first: matched by the shape of their lightness, they need no light
+    # correction, and a hex's terrain is what lies under its symbol.
+    lines = LineColours(legend_, [n for n, f in legend_.features.items()
+                                 if f.shape == "line"]).lab[:-1]
+    height, width = pixels.shape[:2]
+    marks = read_symbols(pixels, fit, Light.flat(width, height), symbols or {}, source, lines)
     teaching = Teaching(samples=samples or {}, key=key or {}, checked=checked or {})
-    read = classify_hexes(pixels, fit, legend_, teaching, learner=learner, source=source,
-                          warn=warn)
+    read = classify_hexes(cover_symbols(pixels, fit, list(marks)), fit, legend_, teaching,
+                          learner=learner, source=source, warn=warn)
     terrain, light = read.terrain, read.light
     legend_ = learned_legend(legend_, terrain)
     shown = [fit.grid.hex(i) for ids in (samples or {}).values() for i in ids]
@@ -154,9 +160,6 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     reading = read_hexsides(pixels, fit, legend_, light, fills)
     sides = reading.names()
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
-    lines = LineColours(legend_, [n for n, f in legend_.features.items()
-                                 if f.shape == "line"]).lab[:-1]
-    marks = read_symbols(pixels, fit, light, symbols or {}, source, lines)
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
                     source=source, confidence=confidence, hex_features=marks)

@@ -42,8 +42,8 @@ from pipeline.digitize.screen import descreen, screen_period
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hex
 
-__all__ = ["SHOWS", "SymbolTemplate", "find_symbols", "learn_symbol", "read_symbols",
-           "symbol_scores"]
+__all__ = ["SHOWS", "SymbolTemplate", "cover_symbols", "find_symbols", "learn_symbol",
+           "read_symbols", "symbol_scores"]
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -222,6 +222,60 @@ def learn_symbol(lab: Lab, fit: GridFit, name: str, hex_ids: Sequence[str],
         mask = masks[0]
     template = np.mean(patches, axis=0).astype(np.float32)
     return SymbolTemplate(name, template, mask, step, np.mean(seen, axis=0).astype(np.float32))
+
+
+def cover_symbols(image: NDArray[np.uint8], fit: GridFit, hexes: Sequence[Hex]
+                  ) -> NDArray[np.uint8]:
+    """The scan with the symbols of ``hexes`` painted over from the ground round them.
+
+    A hex's terrain is what lies under its symbol: a town's castle over clear ground is
+    clear. The symbol's pixels are found as :func:`learn_symbol` finds an example's
+    (unlike the hex's ground, joined to its centre) and filled in from round
+    them (OpenCV's inpainting). ``image`` itself is left alone; with no ``hexes`` it is
+    returned as it is.
+
+    Examples
+    --------
+    >>> from pipeline.digitize.gridfit import fit_centres
+    >>> from pipeline.hexgrid import HexGrid, Orientation
+    >>> grid = HexGrid(Orientation.FLAT, cols=2, rows=2)
+    >>> uv = hex_units(grid.hexes(), grid.orientation)
+    >>> fit = fit_centres(grid, {grid.id(h): (40 + 24 * u, 40 + 24 * v)
+    ...                          for h, (u, v) in zip(grid.hexes(), uv)})
+    >>> img = np.full((140, 120, 3), 200, np.uint8)
+    >>> x, y = (int(round(v)) for v in fit.centres([grid.hex("0101")])[0])
+    >>> _ = cv2.rectangle(img, (x - 2, y - 2), (x + 2, y + 2), (20, 20, 20), -1)
+    >>> covered = cover_symbols(img, fit, [grid.hex("0101")])
+    >>> int(img[y, x, 0]), bool(covered[y - 2:y + 3, x - 2:x + 3, 0].min() >= 195)
+    (20, True)
+    """
+    if not hexes:
+        return image
+    out = image.copy()
+    height, width = image.shape[:2]
+    hex_width = fit.hex_width
+    reach = int(np.ceil(_RADIUS * hex_width)) + 2
+    for x, y in fit.centres(list(hexes)):
+        cx, cy = int(round(x)), int(round(y))
+        x0, y0 = max(cx - reach, 0), max(cy - reach, 0)
+        x1, y1 = min(cx + reach + 1, width), min(cy + reach + 1, height)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        window = out[y0:y1, x0:x1]
+        lab = to_lab(window.reshape(-1, 3).astype(np.float32)).reshape(*window.shape[:2], 3)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        dist = np.hypot(xx - x, yy - y)
+        ground = np.median(lab.reshape(-1, 3), axis=0)
+        # All of it, reaching out as far as a patch it is read in (a keep's pennant); what
+        # runs on beyond (a road) is no terrain either.
+        mask = _own(lab, ground, dist <= _CORE * hex_width) & (dist <= _RADIUS * hex_width)
+        if int(mask.sum()) < _LEAST:
+            continue
+        grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8),
+                           iterations=max(1, int(round(0.02 * hex_width))))
+        out[y0:y1, x0:x1] = cv2.inpaint(np.ascontiguousarray(window), grown, 3,
+                                        cv2.INPAINT_TELEA)
+    return out
 
 
 def find_symbols(lab: Lab, fit: GridFit, templates: Sequence[SymbolTemplate]

@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.digitize.gridfit import GridFit, fit_centres, hex_units
 from pipeline.digitize.light import Light
-from pipeline.digitize.symbols import read_symbols
+from pipeline.digitize.symbols import cover_symbols, read_symbols
 from pipeline.errors import DataError
 from pipeline.hexgrid import HexGrid, Numbering, Orientation
 
@@ -111,3 +111,28 @@ def test_a_symbol_example_showing_only_a_road_is_one_clear_line(drawn):
                                         " lines the legend knows"):
         read_symbols(image, fit, Light.flat(w, h), {"town": ["0404"]}, "scan.png", road)
     assert _found(image, fit, ["0305"]) == set(TOWNS)
+
+
+def test_the_symbols_found_are_painted_over_from_their_ground_for_the_terrain(drawn):
+    from pipeline.digitize.colours import to_lab
+
+    image, fit = drawn
+    before = image.copy()
+    towns = [fit.grid.hex(i) for i in TOWNS]
+    covered = cover_symbols(image, fit, towns)
+    assert np.array_equal(image, before)  # the scan itself is left alone
+    assert cover_symbols(image, fit, []) is image
+    changed = np.any(covered != image, axis=-1)
+    for h, (x, y) in zip(towns, fit.centres(towns), strict=True):
+        cx, cy = int(round(x)), int(round(y))
+        ground = to_lab(image[cy + 10:cy + 12, cx - 2:cx + 3].reshape(-1, 3))  # below it
+        keep = to_lab(covered[cy - 3:cy + 8, cx - 6:cx + 7].reshape(-1, 3))
+        # Where the keep stood is now its hex's ground, region colour and all.
+        assert np.median(np.linalg.norm(keep - np.median(ground, axis=0), axis=1)) < 8, \
+            fit.grid.id(h)
+    # Nothing is touched away from the towns: the name beside a town, the blots.
+    for hex_id in NAMES_ONLY + BLOTS:
+        x, y = fit.centres([fit.grid.hex(hex_id)])[0]
+        assert not changed[int(y) - 15:int(y) + 25, int(x) - 18:int(x) + 18].any(), hex_id
+    x, y = fit.centres([fit.grid.hex(TOWNS[0])])[0]
+    assert not changed[int(y) + 18:int(y) + 24, int(x) - 16:int(x) + 16].any()  # its name
