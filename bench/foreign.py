@@ -6,7 +6,9 @@ digitized the way a builder would set it up, from ``bench/foreign_setup.json`` o
 
 * the grid as printed: orientation, numbering, columns and rows (no pixel layout);
 * at most three sample hexes per terrain (``--sample woods=0412``);
-* the hexside feature colours, picked off the map.
+* the hexside feature colours, picked off the map, and how lines are drawn
+  (a railroad's ties, a road's casing, what a bridge spans);
+* two example hexes per hex symbol (``--symbol town=0412``).
 
 The truth is read only to score. ``--truth-grid`` puts the grid where the truth says the
 hex centres are, to measure terrain and hexsides apart from calibration.
@@ -14,9 +16,10 @@ hex centres are, to measure terrain and hexsides apart from calibration.
     python bench/foreign.py                      # every map, worst first
     python bench/foreign.py icons keybox         # some maps
     python bench/foreign.py --truth-grid --json figures.json
+    python bench/foreign.py --side-calibration   # how right the hexside confidences are
     python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
     python bench/foreign.py --truth-grid --curve 3     # accuracy as suggested labels are added
-    python bench/foreign.py --truth-grid --calibration # how right each confidence is
+    python bench/foreign.py --truth-grid --calibration # how right each terrain confidence is
 """
 
 from __future__ import annotations
@@ -91,6 +94,8 @@ def candidate(result: Any) -> dict[str, Any]:
         out["hexes"][hex_id] = entry
         out["centers_px"][hex_id] = [float(c[0]), float(c[1])]
     for side, names in result.hexsides.items():
+        # The scorer's truth never lists a hexside on the grid's outer outline
+        # (a road leaving the map); the map document keeps them.
         if names and grid.contains(side.a) and grid.contains(side.b):
             out["hexsides"].append({"hexes": sorted([grid.id(side.a), grid.id(side.b)]),
                                     "features": sorted(names)})
@@ -148,24 +153,36 @@ def truth_fit(truth: Mapping[str, Any], grid: Any, image: Path) -> Any:
                        image_shape=(height, width))
 
 
-def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
-             **options: Any) -> tuple[Any, dict[str, Any], float]:
-    """Digitize one bench map as set up: the result, the map's truth, and the seconds taken.
+def digitize_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+                 **options: Any) -> tuple[Any, Any, dict[str, Any], float]:
+    """Digitize one bench map as set up: the result, the pixels, the truth, the seconds.
 
     ``options`` go to :func:`~pipeline.digitize.digitize_scan` (``key``, ``suggest``, ...).
     """
     from pipeline.digitize import digitize_scan, legend_from_data
     from pipeline.digitize.gridfile import grid_from_data
+    from pipeline.digitize.scanfile import load_scan
 
     truth = truth_of(folder, name)
     grid = grid_from_data(setup["grid"], f"{SETUP.name}: {name}.grid")
     legend = legend_from_data(setup["legend"], f"{SETUP.name}: {name}.legend")
-    options = {"samples": setup.get("samples") or {}, **options}
+    options = {"samples": setup.get("samples") or {},
+               "symbols": setup.get("symbols") or {}, **options}
     if truth_grid:
         options["fit"] = truth_fit(truth, grid, image_of(folder, name))
     t0 = time.perf_counter()
-    result = digitize_scan(image_of(folder, name), legend, grid=grid, **options)
-    return result, truth, time.perf_counter() - t0
+    pixels = load_scan(image_of(folder, name))
+    result = digitize_scan(pixels, legend, grid=grid, source=str(image_of(folder, name)),
+                           **options)
+    return result, pixels, truth, time.perf_counter() - t0
+
+
+def read_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
+             **options: Any) -> tuple[Any, dict[str, Any], float]:
+    """Digitize one bench map as set up: the result, the map's truth, and the seconds taken."""
+    result, _, truth, seconds = digitize_map(folder, name, setup, truth_grid=truth_grid,
+                                             **options)
+    return result, truth, seconds
 
 
 def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool = False,
@@ -174,6 +191,67 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     result, truth, seconds = read_map(folder, name, setup, truth_grid=truth_grid, **options)
     score = scorer(folder).score(truth, candidate(result))
     return figures(name, score, truth, seconds), score
+
+
+def readings(result: Any, pixels: Any, truth: Mapping[str, Any]
+             ) -> list[tuple[str, float, bool]]:
+    """Every hexside reading of a digitized map: its kind, evidence and whether it is right.
+
+    Only hexsides inside the grid's outline count (the truth lists no others).
+    """
+    from pipeline.digitize.hexsides import read_hexsides
+
+    fills = {h: (t.terrain[0], t.colour) for h, t in result.terrain.items()}
+    reading = read_hexsides(pixels, result.fit, result.legend, result.light, fills)
+    g = result.fit.grid
+    true = {tuple(sorted(h["hexes"])): set(h["features"]) for h in truth["hexsides"]}
+    out = []
+    for side, found in reading.evidence.items():
+        if not (g.contains(side.a) and g.contains(side.b)):
+            continue
+        key = tuple(sorted((g.id(side.a), g.id(side.b))))
+        for feature, (kind, value) in found.items():
+            out.append((kind, value, feature in true.get(key, set())))
+    return out
+
+
+def calibration_report(rows: Sequence[tuple[str, str, float, bool]]) -> str:
+    """The reliability of the confidences (per map and pooled) and an isotonic fit per kind."""
+    from pipeline.digitize.sideconfidence import CALIBRATION, confidence
+
+    lines = ["| map | readings | at >= 0.9 | right at >= 0.9 | right below |",
+             "| --- | --- | --- | --- | --- |"]
+    for name in [*sorted({r[0] for r in rows}), "all"]:
+        mine = [r for r in rows if name in ("all", r[0])]
+        conf = np.array([confidence(k, v) for _, k, v, _ in mine])  # type: ignore[arg-type]
+        right = np.array([ok for *_, ok in mine], bool)
+        high = conf >= 0.9
+        lines.append(f"| {name} | {len(mine)} | {int(high.sum())} | "
+                     f"{right[high].mean() if high.any() else float('nan'):.3f} | "
+                     f"{right[~high].mean() if (~high).any() else float('nan'):.3f} |")
+    for kind, table in CALIBRATION.items():
+        mine = sorted((v, ok) for _, k, v, ok in rows if k == kind)
+        if not mine:
+            continue
+        xs = np.array([v for v, _ in mine])
+        fit = _isotonic(np.array([ok for _, ok in mine], float))
+        points = tuple((x, round(float(np.interp(x, xs, fit)), 2)) for x, _ in table)
+        lines.append(f"{kind}: {len(mine)} readings; isotonic fit at the table's points: {points}")
+    return "\n".join(lines)
+
+
+def _isotonic(y: np.ndarray) -> np.ndarray:
+    """Pool-adjacent-violators: the non-decreasing fit to ``y`` (in evidence order)."""
+    values: list[float] = []
+    weights: list[float] = []
+    for v in y.tolist():
+        values.append(v)
+        weights.append(1.0)
+        while len(values) > 1 and values[-2] > values[-1]:
+            w = weights[-2] + weights[-1]
+            values[-2:] = [(values[-2] * weights[-2] + values[-1] * weights[-1]) / w]
+            weights[-2:] = [w]
+    return np.repeat(values, np.array(weights, int))
 
 
 def failed(name: str, exc: Exception) -> Figures:
@@ -250,6 +328,18 @@ def calibration(folder: Path, names: Sequence[str], setup: Mapping[str, Any], *,
             for (lo, hi), (n, ok) in zip(bands, counts, strict=True)]
 
 
+def choose_symbols(truth: Mapping[str, Any], per_feature: int = 2, seed: int = 0
+                   ) -> dict[str, list[str]]:
+    """Example hexes for each hex symbol, as a builder would point at them: seeded random."""
+    rng = np.random.default_rng(seed)
+    by: dict[str, list[str]] = {}
+    for hex_id, h in sorted(truth["hexes"].items()):
+        for name in h.get("features") or []:
+            by.setdefault(name, []).append(hex_id)
+    return {n: sorted(str(x) for x in rng.choice(ids, min(per_feature, len(ids)), replace=False))
+            for n, ids in sorted(by.items())}
+
+
 def compact_json(data: Any) -> str:
     """JSON with one key a line and short lists (colours, hex ids) kept on one line."""
     text = json.dumps(data, indent=1)
@@ -263,12 +353,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-grid", action="store_true",
                         help="use the truth's hex centres for the grid")
     parser.add_argument("--json", type=Path, help="write every map's full score here")
+    parser.add_argument("--side-calibration", action="store_true",
+                        help="print how right the hexside confidences are (truth grid)")
     parser.add_argument("--choose-samples", action="store_true",
-                        help="rewrite the sample hexes of bench/foreign_setup.json")
+                        help="rewrite the sample and symbol hexes of bench/foreign_setup.json")
     parser.add_argument("--curve", type=int, metavar="ROUNDS",
                         help="add ten suggested labels a round and print the accuracy")
     parser.add_argument("--calibration", action="store_true",
-                        help="print how right each confidence band is, pooled over the maps")
+                        help="print how right each terrain confidence band is, pooled over"
+                        " the maps")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:
@@ -280,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.choose_samples:
         for name in names:
             setup[name]["samples"] = choose_samples(truth_of(folder, name))
+            symbols = choose_symbols(truth_of(folder, name))
+            if symbols:
+                setup[name]["symbols"] = symbols
         SETUP.write_text(compact_json(setup), encoding="utf-8")
         return 0
     if args.curve is not None:
@@ -294,6 +390,13 @@ def main(argv: list[str] | None = None) -> int:
         print("| --- | --- | --- |")
         for band, n, right in calibration(folder, names, setup, truth_grid=args.truth_grid):
             print(f"| {band} | {n} | {right:.1%} |")
+        return 0
+    if args.side_calibration:
+        pooled = []
+        for name in names:
+            result, pixels, truth, _ = digitize_map(folder, name, setup[name], truth_grid=True)
+            pooled += [(name, *r) for r in readings(result, pixels, truth)]
+        print(calibration_report(pooled))
         return 0
     rows, scores = [], {}
     for name in names:

@@ -29,7 +29,7 @@ from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import dumps, load_map
 
-__all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample"]
+__all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol"]
 
 MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
 _STAGGER = {"flat": "even-down", "pointy": "even-right"}  # the usual numbering
@@ -89,6 +89,15 @@ def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
     return name.strip(), (x, y, w, h)
 
 
+def parse_symbol(text: str) -> tuple[str, str]:
+    """``"town=0412"`` -> ``("town", "0412")``."""
+    name, sep, hex_id = text.partition("=")
+    if not sep or not name.strip() or not hex_id.strip():
+        raise DataError(None, "--symbol", f"{text!r} is not FEATURE=HEX (a hex that shows the"
+                        " symbol, e.g. town=0412)")
+    return name.strip(), hex_id.strip()
+
+
 @click.command(cls=OneLineErrors, short_help="Read a map scan into terrain data.",
                context_settings=HELP)
 @click.argument("scan", type=InputPath())
@@ -122,6 +131,9 @@ def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
 @click.option("--write-legend", "legend_out", type=OutputPath(stream=True),
               help="Also write a starter legend: every terrain with the colour read for it,"
               " and the features ('-': standard output).")
+@click.option("--symbol", "symbols", multiple=True, metavar="FEATURE=HEX",
+              help="A hex showing a symbol to find in every hex, recorded as a hex feature"
+              " (town=0412; repeat with a second example for a surer shape).")
 @click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
               help="Also write a PNG of the findings over the scan ('-': standard output).")
 @click.option("--geojson", "geojson_path", type=OutputPath(stream=True),
@@ -135,7 +147,8 @@ def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
 def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
              cols: int | None, rows: int | None, orientation: str | None, stagger: str | None,
              anchors: tuple[str, ...], samples: tuple[str, ...], keys: tuple[str, ...],
-             train_path: Path | None, suggest: int, legend_out: Path | None,
+             symbols: tuple[str, ...], train_path: Path | None, suggest: int,
+             legend_out: Path | None,
              overlay_path: Path | None, geojson_path: Path | None, game: str,
              title: str | None, as_json: bool, quiet: bool) -> None:
     """Read a map scan into map data: the grid, terrain per hex, hexside features.
@@ -153,8 +166,10 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     colour, the hexes that colour names surely. Each hex gets its main terrain,
     the area share of every terrain in it and a confidence; --suggest names
     the hexes worth labelling next. Hexsides get the rivers and bars along them
-    and the roads and bridges across them. Nothing is written unless all goes
-    well; every file is written whole or not at all.
+    and the roads and bridges across them, each with how sure its reading is;
+    --symbol finds a symbol (a town) in every hex from a hex that shows it.
+    Nothing is written unless all goes well; every file is written whole or
+    not at all.
 
     \b
     Examples:
@@ -165,11 +180,13 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
       bocage digitize scan.png -l legend.json -o map.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --key woods=1550,300,80,70
       bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
+      bocage digitize scan.png -l legend.json -o map.json --symbol town=0412 \\
+          --symbol town=1107
     """
     grid, size = _grid(grid_path, cols, rows, orientation, stagger)
     teaching = _teaching(samples, keys, train_path)
-    pixels, result = _run(scan, legend_path, grid, size, anchors, teaching, suggest, game,
-                          title, show_progress=not (quiet or as_json), warn=not quiet)
+    pixels, result = _run(scan, legend_path, grid, size, anchors, teaching, symbols, suggest,
+                          game, title, show_progress=not (quiet or as_json), warn=not quiet)
     files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
     if legend_out is not None:
         files[legend_out] = json.dumps(legend_document(result.legend, note=(
@@ -242,8 +259,8 @@ def _teaching(samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path 
 
 
 def _run(scan: Path, legend_path: Path, grid: HexGrid | None, size: tuple[int, int] | None,
-         anchors: tuple[str, ...], teaching: Teaching, suggest: int, game: str,
-         title: str | None, *, show_progress: bool, warn: bool
+         anchors: tuple[str, ...], teaching: Teaching, symbols: tuple[str, ...],
+         suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool
          ) -> tuple[NDArray[np.uint8], Digitization]:
     if len(anchors) > MAX_ANCHORS:
         raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
@@ -251,13 +268,18 @@ def _run(scan: Path, legend_path: Path, grid: HexGrid | None, size: tuple[int, i
     anchor_map = dict(parse_anchor(a) for a in anchors)
     if len(anchor_map) != len(anchors):
         raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
+    symbol_map: dict[str, list[str]] = {}
+    for text in symbols:
+        name, hex_id = parse_symbol(text)
+        symbol_map.setdefault(name, []).append(hex_id)
     with _progress(show_progress) as progress:
         pixels = load_scan(scan)
         result = digitize_scan(pixels, legend_path, grid=grid, size=size,
                                anchors=anchor_map or None, samples=teaching.samples,
                                key=teaching.key, checked=teaching.checked, game=game,
                                title=title, source=str(scan), progress=progress,
-                               suggest=suggest, warn=_warning if warn else None)
+                               suggest=suggest, warn=_warning if warn else None,
+                               symbols=symbol_map)
     return pixels, result
 
 
@@ -312,6 +334,10 @@ def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str,
     for names in result.hexsides.values():
         for n in names:
             features[n] = features.get(n, 0) + 1
+    symbols: dict[str, int] = {}
+    for marks in result.hex_features.values():
+        for n in marks:
+            symbols[n] = symbols.get(n, 0) + 1
     board = result.map.boards[0].grid
     return {
         "ok": True,
@@ -326,6 +352,7 @@ def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str,
         "unsure": unsure,
         "hexside_features": dict(sorted(features.items())),
         "suggest": [_suggestion(result, h) for h in result.suggestions],
+        "hex_features": dict(sorted(symbols.items())),
         "written": [str(p) for p in written],
     }
 
@@ -353,4 +380,6 @@ def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
         click.echo("label next: " + ", ".join(
             f"{x['hex']} (read {x['read']} {x['confidence']:.2f}"
             + (f", or {x['or']}" if x["or"] else "") + ")" for x in s["suggest"]))
+    if s["hex_features"]:
+        click.echo("symbols: " + ", ".join(f"{n} {c}" for n, c in s["hex_features"].items()))
     click.echo("wrote " + ", ".join(s["written"]))

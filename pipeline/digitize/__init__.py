@@ -18,7 +18,14 @@ The stages, one idea a module:
   (:mod:`~pipeline.digitize.learn`), area shares per cell
   (:mod:`~pipeline.digitize.shares`), and a legend's printed colours read by
   :mod:`~pipeline.digitize.vote`; :mod:`~pipeline.digitize.hexsides` finds rivers,
-  bars, roads and bridges;
+  bars, roads and bridges, each with how sure it is
+  (:mod:`~pipeline.digitize.sideconfidence`), reading lines with
+  :mod:`~pipeline.digitize.linereader` where :mod:`~pipeline.digitize.sidegeometry` says, roads and railroads with
+  :mod:`~pipeline.digitize.crossings`, bridges with
+  :mod:`~pipeline.digitize.bridges`, on a scan :mod:`~pipeline.digitize.screen`
+  descreens, against each hex's own colours (:mod:`~pipeline.digitize.hexcolours`)
+  and the lines' as the scan shows them (:mod:`~pipeline.digitize.linecolours`);
+* :mod:`~pipeline.digitize.symbols` finds hex symbols (towns) from example hexes;
 * :mod:`~pipeline.digitize.outputs` writes map.json, GeoJSON and an overlay;
   :mod:`~pipeline.digitize.run` does it all in one call.
 

@@ -1,37 +1,32 @@
 """Hexside features: what runs along a hexside (a river, a bar) and what crosses it (a road).
 
-Pixels are read by :mod:`~pipeline.digitize.linereader` (each as its hex's
-fill plus some share of a line); this module decides where to read and what
-the readings mean.
+Pixels are read by :mod:`~pipeline.digitize.linereader` (each as the ground
+beside it plus some share of a line), on a scan with any halftone screen
+smoothed away first (:mod:`~pipeline.digitize.screen`); this module decides
+where to read and what the readings mean. The grid's own colour is measured
+on the scan (a white grid on dark ground, a black one screened into dots) and
+read as the legend's ink is: it is no feature.
 
-* **mark** (``shape: "mark"``, bridges): a patch on the middle of the
-  hexside, mostly (70%) in the mark's colour at full strength. When that
-  colour is close to the grid's ink, ink counts too: the patch is wide enough
-  that a grid line, or a road crossing there, cannot fill it. As along a
-  hexside, the neighbouring fill is allowed for only next to the hexside.
+* **mark** (``shape: "mark"``, bridges): see :mod:`~pipeline.digitize.bridges`.
 * **along** (``kind: "along"``, rivers, bars): a band 10% of a hex wide either
-  side of the hexside, over its middle 70%. Only ink that runs unbroken
-  across the band from the hexside's core counts: a line printed along the
-  hexside covers the core, while a hex id or a texture symbol printed beside
-  it, in a bar's colour as it may be, does not reach it. A place along the
-  hexside shows the feature when the feature is the heaviest line there and
-  the place carries clearly more line, across, than the typical place between
-  the same two terrains (3% of a hex more): the grid line is printed under
-  every hexside, and where two fills and the ink blur together its core can
-  take almost any colour, but a line printed along the hexside is wider. The
-  neighbouring hex's fill is allowed for only that close to the hexside
-  (5% of a hex): further out, a bar's brown is not red town and green wood
-  blurred together. The feature is there when 60% of the places show it (a
-  bridge's middle excused).
-* **across** (``kind: "across"``, roads, trails): the straight line from one
-  hex centre to the other, between 18% and 38% of the way from each centre:
-  the hexside itself (where a river or a bridge may cover the road) and the
-  centres (where other roads meet) are left out. A line crosses when both
-  halves show one at 40% of the places not hidden under ink (a printed hex
-  id, a crease), and which line it is goes by weight over the whole hexside (a
-  road's core, blurred and faded by JPEG, can pass for a brown trail while its
-  edges still read as road). A road that ends in one hex does not cross; at
-  the map edge only the inner half is read.
+  side of the hexside, over its middle 70%, read against the ground on either
+  side of it (measured in strips beside each half of the hexside, so a coast
+  or a wood's edge along it is two grounds meeting, not a line). Only ink
+  that runs unbroken across the band from the hexside's core counts: a line
+  printed along the hexside covers the core, while a hex id or a texture
+  symbol printed beside it, in a bar's colour as it may be, does not reach
+  it. A place along the hexside shows the feature when the feature is the
+  heaviest line there and the place carries clearly more line, across, than
+  the typical place between the same two terrains (3% of a hex more): the
+  grid line is printed under every hexside, but a line printed along the
+  hexside is wider (over a grid lighter than the ground, a line that covers
+  it need only be as wide). The neighbouring ground may blend into a pixel
+  close to the hexside (5% of a hex), and its ground and texture may show
+  anywhere in the band (a coast or a town wandering off the hexside): neither
+  is a line. The feature is there when 60% of the places show it (a bridge's
+  middle excused).
+* **across** (``kind: "across"``, roads, railroads): see
+  :mod:`~pipeline.digitize.crossings`.
 """
 
 from __future__ import annotations
@@ -41,19 +36,26 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.colours import INK, to_lab
-from pipeline.digitize.gridfit import GridFit, among, hex_units
+from pipeline.digitize.crossings import read_crossings
+from pipeline.digitize.hexcolours import HexColours
+from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
-from pipeline.digitize.linereader import Fills, LineColours, LineReader, Reading
-from pipeline.hexgrid import Hex, Hexside, Orientation
-from pipeline.hexgrid.coords import SCALE, direction_vectors, scaled_corners
+from pipeline.digitize.linecolours import scan_line_colours
+from pipeline.digitize.linereader import GRID, Fills, LineColours, LineReader, Reading
+from pipeline.digitize.screen import descreen, screen_period
+from pipeline.digitize.sideconfidence import Kind, confidence
+from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
+from pipeline.errors import DataError
+from pipeline.hexgrid import Hexside
 
-__all__ = ["ALONG_BAND", "detect_hexsides"]
+__all__ = ["ALONG_BAND", "HexsideReading", "detect_hexsides", "read_hexsides"]
 
 F64 = NDArray[np.float64]
-I64 = NDArray[np.int64]
-Found = dict[Hexside, set[str]]
+F32 = NDArray[np.float32]
+B = NDArray[np.bool_]
 
 ALONG_BAND = 0.1  # half width of the band read along a hexside, in hex widths
 _ALONG_T = np.linspace(0.15, 0.85, 10)
@@ -61,29 +63,44 @@ _ALONG_S = np.linspace(-ALONG_BAND, ALONG_BAND, 9)
 _ALONG_MIN = 0.6
 _CORE = 0.03  # half width of a hexside's core, in hex widths: under any line printed along it
 _SPILL = 0.05  # how far from the hexside the neighbouring fill blurs, in hex widths
-_ACROSS_T = np.concatenate([np.linspace(0.18, 0.38, 6), np.linspace(0.62, 0.82, 6)])
-_ACROSS_S = np.linspace(-0.04, 0.04, 3)
-_ACROSS_MIN = 0.4
-_MARK_T = np.linspace(-0.12, 0.12, 5)  # across the hexside, in hex widths
-_MARK_S = np.linspace(-0.075, 0.075, 5)  # along it: wider than a road crossing there
-_MARK_MIN = 0.7
 _MARK_REACH = 0.2  # share of a hexside either side of its middle a mark may hide
-_INK_LIKE = 15.0  # Lab distance under which a mark's colour passes for ink
-_STRONG = 0.6  # share of a mark's colour each of its pixels needs
+_SPAN = 0.5  # share of a hexside's ends that show the line a bridge there spans
 _MASS_FLOOR = 0.015  # least width, in hex widths, a line must show at a place
 _WIDER = 0.03  # hex widths by which a line along a hexside outweighs the grid line
+_COVERED = 0.5  # share of the grid's own colour left where a line covers it
 _PAIR_LEAST = 10  # hexsides between two terrains needed to judge their typical place
+# Where the ground beside a hexside is read: places along its first half (the
+# second half mirrors them; the middle, where roads cross, is left out) and
+# offsets from it, in hex widths.
+_STRIP_T = np.linspace(0.1, 0.34, 3)
+_STRIP_S = np.array([0.13, 0.17])
+_GRID_T = np.linspace(0.2, 0.8, 7)  # places where the grid's colour is measured
+_SOME = 2_000  # hexsides the grid's colour is measured on
 
 
 @dataclass(frozen=True)
-class _Geometry:
-    """Pixel geometry of every hexside: its corners and its hexes' centres."""
+class HexsideReading:
+    """The features read on hexsides, each with how sure the reading is.
 
-    sides: list[Hexside]
-    ends: F64  # (n, 2, 2) corner to corner
-    centres: F64  # (n, 2, 2) centre of a, centre of b
-    inner: NDArray[np.bool_]  # (n, 2) whether a, b are on the map
-    width: float
+    Attributes
+    ----------
+    features
+        Hexside -> feature name -> confidence (0 to 1) that the feature is there
+        (see :mod:`~pipeline.digitize.sideconfidence`).
+    evidence
+        Hexside -> feature name -> the kind of reading and its evidence, which
+        the confidence is calibrated from.
+    """
+
+    features: dict[Hexside, dict[str, float]]
+    evidence: dict[Hexside, dict[str, tuple[Kind, float]]]
+
+    def names(self) -> dict[Hexside, tuple[str, ...]]:
+        """Hexside -> the names of the features on it, sorted (those with any)."""
+        return {s: tuple(sorted(f)) for s, f in sorted(self.features.items()) if f}
+
+
+Found = dict[Hexside, dict[str, tuple[Kind, float]]]
 
 
 def detect_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
@@ -103,62 +120,144 @@ def detect_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, ligh
     dict
         Hexside -> the names of the features on it, sorted.
     """
+    return read_hexsides(image, fit, legend, light, fills).names()
+
+
+def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
+                  fills: Fills) -> HexsideReading:
+    """The legend features on every hexside of the fitted grid, each with its confidence.
+
+    The parameters are those of :func:`detect_hexsides`.
+    """
+    if not legend.features:
+        return HexsideReading({}, {})
+    scan = _prepare(image, fit, legend, light, fills)
+    geo, reader, legend, inks = scan.geo, scan.reader, scan.legend, scan.inks
     features = legend.features
-    if not features:
-        return {}
-    geo = _geometry(fit)
-    reader = LineReader(image, light, geo.sides, fills, legend, geo.width)
     marks = [n for n, f in features.items() if f.shape == "mark"]
     along = [n for n, f in features.items() if f.kind == "along" and f.shape == "line"]
     across = [n for n, f in features.items() if f.kind == "across" and f.shape == "line"]
     found: Found = {}
-    marked = _marks(reader, geo, legend, marks, [*along, *across], found)
-    if along:
-        _along(reader, geo, legend, along, across, marked, found)
-    if across:
-        _across(reader, geo, legend, across, marks, found)
-    return {s: tuple(sorted(f)) for s, f in sorted(found.items())}
-
-
-def _marks(reader: LineReader, geo: _Geometry, legend: Legend, marks: list[str],
-           lines: list[str], found: Found) -> NDArray[np.bool_]:
-    """Find marks; returns which hexsides have one."""
+    cross = read_crossings(reader, geo, legend, across, marks)
+    shown = _along(reader, geo, legend, along, across, inks)
+    # The line a bridge spans shows at the hexside's ends, where no bridge (and
+    # no wide road) hides it.
+    ends = np.abs(_ALONG_T - 0.5) > _MARK_REACH
+    spans = {name: np.nan_to_num(_share(s[:, ends], np.ones_like(s[:, ends]), least=2))
+             for name, s in shown.items()}
     marked = np.zeros(len(geo.sides), bool)
-    if not marks:
-        return marked
-    # Everything that can be printed on a hexside's middle is a candidate, so a
-    # road or a river there is read as itself, not as part of a bridge.
-    colours = LineColours(legend, [*marks, *lines])
-    read = reader.read(_mark_points(geo), _MARK_T < 0, 1, colours,
-                       spill=np.abs(_MARK_T) <= _SPILL)
-    ink = to_lab(np.array([legend.ink], float))[0]
+    examples = _examples(legend, marks, geo, fit)
     for name in marks:
-        accept = read.label == colours.owners.index(name)
-        own = to_lab(np.array(legend.features[name].colours, float))
-        if float(np.min(np.linalg.norm(own - ink, axis=1))) < _INK_LIKE:
-            accept |= read.label == colours.owners.index(INK)
-        # A mark is solid: faint darkening (a crease's shadow) is not one.
-        accept &= read.strength >= _STRONG
-        hit = accept.reshape(len(geo.sides), -1).mean(axis=1) >= _MARK_MIN
+        over = [o for o in (legend.features[name].over or spans) if o in spans]
+        if not over:
+            continue
+        spanned = np.max([spans[o] for o in over], axis=0)
+        bridges = read_bridges(reader, geo, legend, [name], cross.feature, spanned >= _SPAN,
+                               examples)
+        hit = bridges.found(name)
         marked |= hit
-        _add(found, geo.sides, hit, name)
-    return marked
+        _add(found, geo.sides, hit, name, "mark", bridges.score[:, 0])
+        # A bridge spans a line along its hexside: the one its ends show best.
+        best = np.argmax([spans[o] for o in over], axis=0)
+        for k, o in enumerate(over):
+            _add(found, geo.sides, hit & (best == k), o, "along", spans[o])
+    # A bridge hides the middle of its river: there, the river is not asked for.
+    hidden = marked[:, None] & ~ends[None, :]
+    for name, s in shown.items():
+        share = np.nan_to_num(_share(s, s | ~hidden, least=4))
+        _add(found, geo.sides, share >= _ALONG_MIN, name, "along", share)
+    for k, name in enumerate(across):
+        _add(found, geo.sides, cross.feature == k, name, "across", cross.share * cross.clarity)
+    sure = {side: {n: confidence(kind, value) for n, (kind, value) in f.items()}
+            for side, f in found.items()}
+    return HexsideReading(sure, found)
 
 
-def _along(reader: LineReader, geo: _Geometry, legend: Legend, along: list[str],
-           across: list[str], marked: NDArray[np.bool_], found: Found) -> None:
+@dataclass(frozen=True)
+class _Scan:
+    """What every reading of a scan's hexsides shares."""
+
+    geo: SideGeometry
+    reader: LineReader
+    legend: Legend  # with the lines' colours as this scan shows them
+    inks: F32  # the grid's colour as printed
+
+
+def _prepare(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
+             fills: Fills) -> _Scan:
+    """The scan made ready to read: descreened, each hex's ground and texture, the colours."""
+    image = descreen(image, screen_period(image, fit))
+    geo = side_geometry(fit)
+    reader = LineReader(image, light, geo.sides, fills, legend, geo.width)
+    inside = HexColours(reader.lab, fit)
+    reader.use_grounds(inside.grounds())
+    legend = scan_line_colours(legend, reader, geo, light)
+    some = _some(len(geo.sides))
+    inks = reader.grid_ink(geo.subset(some).on_side(_GRID_T, np.linspace(-_CORE, _CORE, 5)),
+                           some)
+    # The lines as they look blurred (a cased road's edges are thin: its dark
+    # casing alone is no colour a hex's texture must keep clear of).
+    reader.use_textures(inside.textures(LineColours(legend, list(legend.features)).lab))
+    return _Scan(geo, reader, legend, inks)
+
+
+def _examples(legend: Legend, marks: list[str], geo: SideGeometry, fit: GridFit
+              ) -> dict[str, int]:
+    """Mark name -> the index in ``geo`` of its legend example hexside (if it gives one)."""
+    if not any(legend.features[n].example for n in marks):
+        return {}
+    index = {frozenset((s.a, s.b)): i for i, s in enumerate(geo.sides)}
+    grid = fit.grid
+    out = {}
+    for name in marks:
+        example = legend.features[name].example
+        if example is None:
+            continue
+        where = f"features.{name}.example"
+        for hex_id in example:
+            if not grid.has_id(hex_id):
+                raise DataError(legend.source, where, f"hex '{hex_id}' is not on the map"
+                                f" ({grid.describe_extent()})")
+        side = index.get(frozenset(grid.hex(h) for h in example))
+        if side is None:
+            raise DataError(legend.source, where, f"hexes {example[0]} and {example[1]} are"
+                            " not neighbours: give the two hexes either side of a bridge")
+        out[name] = side
+    return out
+
+
+def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[str],
+           across: list[str], inks: F32) -> dict[str, B]:
+    """Per along feature, the places ``(sides, places)`` that show it."""
+    if not along:
+        return {}
     # Roads cross the band: they are candidates too. Marks are not: a bridge's
     # dark grey is the grid's ink to a river's edge.
-    read = _on_hexside(reader.read(_along_points(geo), _ALONG_S < 0, 2,
-                                   LineColours(legend, [*along, *across]),
-                                   spill=np.abs(_ALONG_S) <= _SPILL))
-    wide = _wider_than_grid(read)
-    # A bridge hides the middle of its river: there, the river is not asked for.
-    hidden = marked[:, None] & (np.abs(_ALONG_T - 0.5) <= _MARK_REACH)[None, :]
+    grounds = reader.local_fills(_strip_points(geo))
+    read = _on_hexside(reader.read(geo.on_side(_ALONG_T, _ALONG_S), _ALONG_S < 0, 2,
+                                   LineColours(legend, [*along, *across], inks),
+                                   spill=np.abs(_ALONG_S) <= _SPILL, fills=grounds,
+                                   group=(_ALONG_T > 0.5).astype(np.int64)[:, None],
+                                   both_symbols=True))
+    # The grid's measured colour is often a blend (a thin line blurred, a screened
+    # one smoothed): its mass is counted as the legend's ink would weigh it.
+    ink = read.mass(GRID)
+    total = np.sum([read.mass(n) for n in (*along, *across, INK)], axis=0) + ink * _weight(
+        legend, inks, grounds)
+    typical = total - _more_than_typical(total, read.pairs)
+    typical_ink = ink - _more_than_typical(ink, read.pairs)
+    # A line printed over a grid lighter than the ground (a river over a white
+    # grid) covers it, leaving little of the grid's colour: it need only be as
+    # wide as the grid line was. (Over a dark grid a line must be wider to show.)
+    light = np.zeros(len(ink), bool) if not len(inks) else (
+        float(inks[:, 0].max()) > grounds[..., 0].max(axis=0))
+    covered = light[:, None] & (typical_ink >= _MASS_FLOOR) & (ink <= _COVERED * typical_ink)
+    out = {}
     for name in along:
-        shown = wide & (read.mass(name) >= _MASS_FLOOR) & read.dominant(name, along)
-        hit = np.nan_to_num(_share(shown, shown | ~hidden, least=4)) >= _ALONG_MIN
-        _add(found, geo.sides, hit, name)
+        mass = read.mass(name)
+        wide = (total >= typical + _WIDER) | (covered & (mass >= typical))
+        out[name] = wide & (mass >= _MASS_FLOOR) & read.dominant(name, along)
+    return out
 
 
 def _on_hexside(read: Reading) -> Reading:
@@ -181,140 +280,72 @@ def _on_hexside(read: Reading) -> Reading:
                    strength=np.where(keep, read.strength, np.float32(0.0)))
 
 
-def _wider_than_grid(read: Reading) -> NDArray[np.bool_]:
-    """Places carrying clearly more line than the typical place between the same terrains.
+def _weight(legend: Legend, inks: F32, grounds: F32) -> float:
+    """How much of the legend's ink the grid's measured colour is, from the typical ground."""
+    if not len(inks):
+        return 1.0
+    ground = np.median(grounds.reshape(-1, 3), axis=0)
+    ink = to_lab(np.array([legend.ink], float))[0]
+    full = float(np.linalg.norm(ink - ground))
+    return float(np.clip(np.linalg.norm(inks[0] - ground) / max(full, 1e-6), 0.0, 1.0))
 
-    A grid line over tan ground reads as more of a dark brown bar than of
-    black ink (the bar's colour is nearer the fill), so the typical place is
-    judged among hexsides between the same two terrains where there are
-    enough of them (most hexsides carry no feature), else among all.
+
+def _more_than_typical(mass: F64, pairs: NDArray[np.int64]) -> F64:
+    """How much more line each place ``(sides, places)`` shows than the typical place.
+
+    The grid line is printed under every hexside, and where it and two fills
+    blur together its pixels can take a line's colour (a grid line over tan
+    ground reads as more of a dark brown bar than of black ink); a line
+    printed along the hexside is wider than that. The typical place is judged
+    among hexsides between the same two terrains where there are enough of
+    them (most hexsides carry no feature), else among all.
     """
-    line = read.line_mass()
-    typical = np.full(len(line), float(np.median(line)))
-    for key in np.unique(read.pairs, axis=0):
-        same = (read.pairs == key).all(axis=1)
+    typical = np.full(len(mass), float(np.median(mass)))
+    for key in np.unique(pairs, axis=0):
+        same = (pairs == key).all(axis=1)
         if same.sum() >= _PAIR_LEAST:
-            typical[same] = float(np.median(line[same]))
-    out: NDArray[np.bool_] = line >= typical[:, None] + _WIDER
+            typical[same] = float(np.median(mass[same]))
+    out: F64 = mass - typical[:, None]
     return out
 
 
-def _across(reader: LineReader, geo: _Geometry, legend: Legend, across: list[str],
-            marks: list[str], found: Found) -> None:
-    # Along features never reach this far from the hexside; they are left out so
-    # a faint trail is not taken for a brown bar.
-    half = len(_ACROSS_T) // 2
-    read = reader.read(_across_points(geo), np.arange(len(_ACROSS_T)) < half, 1,
-                       LineColours(legend, [*across, *marks]))
-    hidden = read.mass(INK) >= _MASS_FLOOR
-    masses = np.stack([read.mass(n) for n in across])
-    shown = masses.max(axis=0) >= _MASS_FLOOR
-    seen = shown | ~hidden
-    side_a = _share(shown[:, :half], seen[:, :half], least=2)
-    side_b = _share(shown[:, half:], seen[:, half:], least=2)
-    # Off the map there is nothing to read, and a half wholly hidden says nothing:
-    # the other half decides.
-    side_a = np.where(geo.inner[:, 0] & ~np.isnan(side_a), side_a, side_b)
-    side_b = np.where(geo.inner[:, 1] & ~np.isnan(side_b), side_b, side_a)
-    crossing = np.nan_to_num(np.minimum(side_a, side_b)) >= _ACROSS_MIN
-    heaviest = masses.sum(axis=2).argmax(axis=0)
-    for k, name in enumerate(across):
-        _add(found, geo.sides, crossing & (heaviest == k), name)
+def _some(n: int) -> NDArray[np.int64]:
+    """At most :data:`_SOME` of ``n`` hexsides, spread evenly: enough to measure the typical."""
+    out: NDArray[np.int64] = np.unique(np.linspace(0, n - 1, min(n, _SOME)).round().astype(np.int64))
+    return out
 
 
-def _share(shown: NDArray[np.bool_], seen: NDArray[np.bool_], least: int) -> F64:
+def _share(shown: B, seen: B, least: int) -> F64:
     """Share of the seen places that show a line (NaN when under ``least`` are seen)."""
     count = seen.sum(axis=1)
     out: F64 = np.where(count >= least, shown.sum(axis=1) / np.maximum(count, 1), np.nan)
     return out
 
 
-def _add(found: Found, sides: list[Hexside], hit: NDArray[np.bool_], name: str) -> None:
+def _add(found: Found, sides: list[Hexside], hit: B, name: str, kind: Kind, evidence: F64
+         ) -> None:
+    """Record ``name`` on the hexsides ``hit``, with the evidence (the strongest, if read twice)."""
     for i in np.nonzero(hit)[0]:
-        found.setdefault(sides[int(i)], set()).add(name)
+        here = found.setdefault(sides[int(i)], {})
+        value = float(evidence[int(i)])
+        if name not in here or here[name][1] < value:
+            here[name] = (kind, value)
 
 
 # -- where to read ----------------------------------------------------------------------
 
 
-def _geometry(fit: GridFit) -> _Geometry:
-    grid = fit.grid
-    orientation = grid.orientation
-    ends, d, on_map = _hexsides(grid.hexes(), orientation)
-    sides = [Hexside(Hex(a, b), Hex(c, e)) for a, b, c, e in ends.tolist()]
-    su, sv = SCALE[orientation]
-    # Side i of a hex joins its corners i-1 and i and faces direction i.
-    offsets = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv)
-    ua, ub = hex_units(ends[:, :2], orientation), hex_units(ends[:, 2:], orientation)
-    units = np.stack([ua + offsets[d - 1], ua + offsets[d]], axis=1)
-    pixel_ends = fit.to_pixel(units.reshape(-1, 2)).reshape(-1, 2, 2)
-    centres = np.stack([fit.to_pixel(ua), fit.to_pixel(ub)], axis=1)
-    return _Geometry(sides, pixel_ends, centres, on_map, fit.hex_width)
+def _strip_points(geo: SideGeometry) -> F64:
+    """Points ``(sides, 4, k, 2)`` beside each hexside, clear of what is printed on it.
 
-
-def _hexsides(hexes: list[Hex], orientation: Orientation
-              ) -> tuple[I64, I64, NDArray[np.bool_]]:
-    """Every hexside touching ``hexes``, sorted as :meth:`HexGrid.hexsides` sorts them.
-
-    Returns each side's hexes ``(n, 4)`` as ``a.q, a.r, b.q, b.r`` (``a < b``),
-    the direction from a to b, and whether a and b are among ``hexes``, ``(n, 2)``.
-    Worked out for all hexsides at once, where a loop over 17,000 of them would
-    cost more than reading their pixels.
+    Rows: hex a's side then b's, by the first half of the hexside, then by the
+    second; the middle, where roads cross, is left out.
     """
-    qr = np.array(hexes, np.int64).reshape(-1, 2)
-    steps = np.array(direction_vectors(orientation), np.int64)
-    nb = qr[:, None, :] + steps[None, :, :]
-    here = np.broadcast_to(qr[:, None, :], nb.shape)
-    # Hexes order by (q, r): the lesser one is a hexside's a.
-    first = (here[..., 0] < nb[..., 0]) | (
-        (here[..., 0] == nb[..., 0]) & (here[..., 1] < nb[..., 1]))
-    a = np.where(first[..., None], here, nb).reshape(-1, 2)
-    b = np.where(first[..., None], nb, here).reshape(-1, 2)
-    ends = np.unique(np.concatenate([a, b], axis=1), axis=0)
-    delta = ends[:, 2:] - ends[:, :2]
-    d = np.argmax((delta[:, None, :] == steps[None, :, :]).all(axis=2), axis=1)
-    on_map = np.stack([among(ends[:, :2], qr), among(ends[:, 2:], qr)], axis=1)
-    return ends, d, on_map
-
-
-def _along_points(geo: _Geometry) -> F64:
-    a, b = geo.ends[:, 0], geo.ends[:, 1]
-    normal = _towards(_unit_normal(b - a), geo.centres[:, 1] - geo.centres[:, 0])
-    base = a[:, None, :] + (b - a)[:, None, :] * _ALONG_T[None, :, None]
-    offs = _ALONG_S * geo.width
-    out: F64 = base[:, :, None, :] + normal[:, None, None, :] * offs[None, None, :, None]
-    return out
-
-
-def _across_points(geo: _Geometry) -> F64:
-    ca, cb = geo.centres[:, 0], geo.centres[:, 1]
-    normal = _unit_normal(cb - ca)
-    base = ca[:, None, :] + (cb - ca)[:, None, :] * _ACROSS_T[None, :, None]
-    offs = _ACROSS_S * geo.width
-    out: F64 = base[:, :, None, :] + normal[:, None, None, :] * offs[None, None, :, None]
-    return out
-
-
-def _mark_points(geo: _Geometry) -> F64:
-    a, b = geo.ends[:, 0], geo.ends[:, 1]
-    mid = (a + b) / 2
-    along = (b - a) / np.linalg.norm(b - a, axis=1)[:, None]
-    across = _towards(_unit_normal(b - a), geo.centres[:, 1] - geo.centres[:, 0])
-    t = _MARK_T * geo.width
-    s = _MARK_S * geo.width
-    out: F64 = (mid[:, None, None, :] + across[:, None, None, :] * t[None, :, None, None]
-                + along[:, None, None, :] * s[None, None, :, None])
-    return out
-
-
-def _unit_normal(v: F64) -> F64:
-    n = np.stack([-v[:, 1], v[:, 0]], axis=-1)
-    out: F64 = n / np.linalg.norm(n, axis=1)[:, None]
-    return out
-
-
-def _towards(normal: F64, direction: F64) -> F64:
-    """Flip normals to point along ``direction`` (from hex a towards hex b)."""
-    sign = np.sign((normal * direction).sum(axis=1))
-    out: F64 = normal * np.where(sign == 0, 1.0, sign)[:, None]
-    return out
+    n = len(geo.sides)
+    s = np.concatenate([-_STRIP_S, _STRIP_S])
+    out = []
+    for t in (_STRIP_T, 1.0 - _STRIP_T):
+        pts = geo.on_side(t, s)  # (n, places, 4, 2)
+        out += [pts[:, :, : len(_STRIP_S)].reshape(n, -1, 2),
+                pts[:, :, len(_STRIP_S):].reshape(n, -1, 2)]
+    return np.stack(out, axis=1)

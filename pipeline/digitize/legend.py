@@ -25,7 +25,13 @@ terrain with ``null`` needs a sample from the scan (``--sample city=0608``).
 ``paper`` is the colour of blank paper *as the reference colours were taken*
 (white if they are the printer's colours); ``ink`` is the grid's colour.
 Feature ``shape`` is ``"line"`` (the default: a river, a bar, a road) or
-``"mark"`` (a symbol on the middle of the hexside, like a bridge).
+``"mark"`` (a symbol on the middle of the hexside, like a bridge). A line
+across hexsides may say how it is drawn besides its colour: ``"ticks": true``
+for a railroad's cross ties (which tell it from a road of the same colour),
+``"casing": "#333333"`` for the dark edges of a road printed light. A mark
+may name a hexside that shows one, ``"example": ["0705", "0706"]``, to learn
+its shape from (else it is learned from the map), and the lines along
+hexsides it spans, ``"over": ["river"]`` (all of them by default).
 
 A map document (``kind: "map"``) is a legend too: its terrain and hexside
 feature colours are used as they are.
@@ -57,16 +63,27 @@ Kind = Literal["along", "across"]
 Shape = Literal["line", "mark"]
 
 _TOP_KEYS = ("kind", "paper", "ink", "default_terrain", "terrain", "features", "note")
-_FEATURE_KEYS = ("kind", "color", "colors", "shape", "note")
+_FEATURE_KEYS = ("kind", "color", "colors", "shape", "ticks", "casing", "example", "over",
+                 "note")
 
 
 @dataclass(frozen=True)
 class FeatureKey:
-    """One hexside feature of the legend."""
+    """One hexside feature of the legend.
+
+    ``ticks`` says the line has cross ties (a railroad); ``casing`` gives the
+    colours of the edges of a line printed with them (a white road edged in
+    black); ``example`` names a hexside (two hex ids) showing a mark, and
+    ``over`` the features along hexsides a mark spans (empty for all).
+    """
 
     kind: Kind
     colours: tuple[RGB, ...]
     shape: Shape = "line"
+    ticks: bool = False
+    casing: tuple[RGB, ...] = ()
+    example: tuple[str, str] | None = None
+    over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,6 +102,10 @@ class Legend:
         The terrain a map leaves unlisted; the most common one when ``None``.
     source
         The file it came from, for messages.
+    as_printed
+        Whether the colours are known to be as printed on ``paper`` (a map
+        document's, or a legend file that names its paper) rather than
+        possibly picked off the scan under its own light.
     """
 
     terrain: Mapping[str, tuple[RGB, ...]]
@@ -93,6 +114,7 @@ class Legend:
     ink: RGB = (30, 30, 30)
     default_terrain: str | None = None
     source: str | None = None
+    as_printed: bool = True
 
     def unsampled(self) -> list[str]:
         """Terrain names that still have no colour."""
@@ -172,6 +194,7 @@ def legend_from_data(data: Any, file: str | Path | None = "<legend>") -> Legend:
         ink=parse_colour(data["ink"], name, "ink") if "ink" in data else (30, 30, 30),
         default_terrain=default,
         source=name,
+        as_printed="paper" in data,
     )
 
 
@@ -199,7 +222,36 @@ def _features(data: Any, file: str | None) -> dict[str, FeatureKey]:
         colours = _colours(spec.get("color", spec.get("colors")), file, f"{where}.color")
         if not colours:
             raise DataError(file, f"{where}.color", "a hexside feature needs a colour")
-        out[str(name)] = FeatureKey(kind, colours, shape)
+        ticks = spec.get("ticks", False)
+        if not isinstance(ticks, bool):
+            raise DataError(file, f"{where}.ticks", f"ticks is true or false, got {ticks!r}")
+        casing = _colours(spec.get("casing"), file, f"{where}.casing")
+        if (ticks or casing) and (kind != "across" or shape != "line"):
+            raise DataError(file, f"{where}.{'ticks' if ticks else 'casing'}",
+                            "only a line across hexsides (a road, a railroad) has ticks or a"
+                            " casing")
+        example = spec.get("example")
+        if example is not None:
+            if shape != "mark":
+                raise DataError(file, f"{where}.example", "only a mark (shape \"mark\") takes"
+                                " an example hexside")
+            if not (isinstance(example, list) and len(example) == 2
+                    and all(isinstance(h, str) and h for h in example)):
+                raise DataError(file, f"{where}.example", "an example hexside is two hex ids,"
+                                f' e.g. ["0705", "0706"], got {example!r}')
+        over = spec.get("over", [])
+        if not (isinstance(over, list) and all(isinstance(o, str) for o in over)) or (
+                over and shape != "mark"):
+            raise DataError(file, f"{where}.over", "over lists the features along hexsides a"
+                            f' mark spans, e.g. ["river"], got {over!r}')
+        out[str(name)] = FeatureKey(kind, colours, shape, ticks, casing,
+                                    None if example is None else (example[0], example[1]),
+                                    tuple(over))
+    for name, key in out.items():
+        for spanned in key.over:
+            if spanned not in out or out[spanned].kind != "along":
+                raise DataError(file, f"features.{name}.over", f"'{spanned}' is not a feature"
+                                f" along hexsides{did_you_mean(spanned, out)}")
     return out
 
 

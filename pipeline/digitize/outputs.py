@@ -81,7 +81,9 @@ def _grid_spec(fit: GridFit) -> dict[str, Any]:
 def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
               hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend, *,
               game: str = "digitized", title: str | None = None, board: str = "map",
-              source: str | None = None) -> MapData:
+              source: str | None = None,
+              confidence: Mapping[Hexside, Mapping[str, float]] | None = None,
+              hex_features: Mapping[Hex, tuple[str, ...]] | None = None) -> MapData:
     """The map document of a digitization.
 
     Parameters
@@ -92,8 +94,13 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
         Names for the document and its one board.
     source
         The scan's file name, recorded as the source.
+    confidence
+        Hexside -> feature -> how sure its reading is, recorded with each hexside.
+    hex_features
+        Hex -> the symbols found on it (towns), recorded as hex features.
     """
     grid = fit.grid
+    marks = dict(hex_features or {})
     counts = Counter(t.terrain[0] for t in terrain.values())
     default = legend.default_terrain or min(counts, key=lambda n: (-counts[n], n))
     scan = Path(source).name if source else "a scan"
@@ -116,20 +123,30 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
                              for n, f in legend.features.items()},
         "default_terrain": default,
         "hexes": {grid.id(h): {"terrain": list(t.terrain), "fractions": dict(t.fractions),
-                               "confidence": t.confidence}
+                               "confidence": t.confidence,
+                               **({"features": list(marks[h])} if h in marks else {})}
                   for h, t in terrain.items()},
-        "hexsides": [_hexside_entry(grid, side, names) for side, names in sorted(hexsides.items())],
+        "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side))
+                     for side, names in sorted(hexsides.items())],
     }
+    if marks:
+        data["hex_features"] = {n: {"note": "found on the scan as a symbol"}
+                                for n in sorted({n for f in marks.values() for n in f})}
     return map_from_data(data, "<digitized map>")
 
 
-def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...]) -> dict[str, Any]:
+def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...],
+                   confidence: Mapping[str, float] | None = None) -> dict[str, Any]:
+    sure = ({"confidence": {n: round(float(confidence[n]), 3) for n in names if n in confidence}}
+            if confidence else {})
     if grid.contains(side.a) and grid.contains(side.b):
-        return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names)}
+        return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names),
+                **sure}
     inner, outer = (side.a, side.b) if grid.contains(side.a) else (side.b, side.a)
     d = grid.direction(inner, outer)
     assert d is not None
-    return {"hex": grid.id(inner), "direction": grid.direction_names[d], "features": list(names)}
+    return {"hex": grid.id(inner), "direction": grid.direction_names[d], "features": list(names),
+            **sure}
 
 
 def _corners(fit: GridFit, hexes: list[Hex]) -> NDArray[np.float64]:

@@ -9,7 +9,7 @@ GeoJSON and overlay outputs and the tests need.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +24,14 @@ from pipeline.digitize.classify import (
     learned_legend,
 )
 from pipeline.digitize.gridfit import GridFit
-from pipeline.digitize.hexsides import detect_hexsides
+from pipeline.digitize.hexsides import read_hexsides
 from pipeline.digitize.legend import Legend, load_legend
 from pipeline.digitize.learn import Learner
 from pipeline.digitize.light import Light
+from pipeline.digitize.linereader import LineColours
 from pipeline.digitize.outputs import build_map
 from pipeline.digitize.scanfile import load_scan
+from pipeline.digitize.symbols import cover_symbols, read_symbols
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import MapData
 
@@ -61,6 +63,10 @@ class Digitization:
         The light the colours were corrected for.
     suggestions
         Hexes whose label would help the reading most, best first (when asked for).
+    hexside_confidence
+        Hexside -> feature -> how sure its reading is (0 to 1).
+    hex_features
+        Hex -> the symbols it shows (towns, cities), for ``symbols`` asked for.
     """
 
     map: MapData
@@ -70,6 +76,8 @@ class Digitization:
     legend: Legend
     light: Light
     suggestions: tuple[Hex, ...] = ()
+    hexside_confidence: dict[Hexside, dict[str, float]] = field(default_factory=dict)
+    hex_features: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
@@ -81,7 +89,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
                   title: str | None = None, board: str = "map", source: str | None = None,
                   progress: Progress | None = None, fit: GridFit | None = None,
                   learner: Learner = Learner(), warn: Callable[[str], None] | None = None,
-                  suggest: int = 0) -> Digitization:
+                  suggest: int = 0, symbols: Mapping[str, Sequence[str]] | None = None
+                  ) -> Digitization:
     """Digitize a scan, keeping every intermediate finding.
 
     Parameters
@@ -116,6 +125,9 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         Told each warning, one line each (a terrain found in no hex, say).
     suggest
         How many hexes to suggest labelling next (:meth:`~pipeline.digitize.classify.Classification.suggest`).
+    symbols
+        Hex feature -> one or two hexes that show its symbol
+        (``{"town": ["0412"]}``, ``--symbol town=0412``).
     """
     tell = progress or (lambda stage: None)
     tell("read")
@@ -129,9 +141,15 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     if fit is None:
         fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
     tell("terrain")
+    # Symbols first: matched by the shape of their lightness, they need no light
+    # correction, and a hex's terrain is what lies under its symbol.
+    lines = LineColours(legend_, [n for n, f in legend_.features.items()
+                                 if f.shape == "line"]).lab[:-1]
+    height, width = pixels.shape[:2]
+    marks = read_symbols(pixels, fit, Light.flat(width, height), symbols or {}, source, lines)
     teaching = Teaching(samples=samples or {}, key=key or {}, checked=checked or {})
-    read = classify_hexes(pixels, fit, legend_, teaching, learner=learner, source=source,
-                          warn=warn)
+    read = classify_hexes(cover_symbols(pixels, fit, list(marks)), fit, legend_, teaching,
+                          learner=learner, source=source, warn=warn)
     terrain, light = read.terrain, read.light
     legend_ = learned_legend(legend_, terrain)
     shown = [fit.grid.hex(i) for ids in (samples or {}).values() for i in ids]
@@ -139,18 +157,21 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     suggestions = tuple(read.suggest(suggest, exclude=shown)) if suggest else ()
     tell("hexsides")
     fills = {h: (t.terrain[0], t.colour) for h, t in terrain.items()}
-    sides = detect_hexsides(pixels, fit, legend_, light, fills)
+    reading = read_hexsides(pixels, fit, legend_, light, fills)
+    sides = reading.names()
+    confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
-                    source=source)
-    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions)
+                    source=source, confidence=confidence, hex_features=marks)
+    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks)
 
 
 def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,
              grid_or_anchors: HexGrid | Mapping[str, Point] | None = None, *,
              samples: Mapping[str, Sequence[str]] | None = None, game: str = "digitized",
              title: str | None = None, board: str = "map", source: str | None = None,
-             progress: Progress | None = None) -> MapData:
+             progress: Progress | None = None,
+             symbols: Mapping[str, Sequence[str]] | None = None) -> MapData:
     """Digitize a scan into a map document.
 
     ``grid_or_anchors`` is what is known of the grid (a :class:`HexGrid`) or
@@ -160,4 +181,5 @@ def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,
     grid = grid_or_anchors if isinstance(grid_or_anchors, HexGrid) else None
     anchors = None if isinstance(grid_or_anchors, HexGrid) else grid_or_anchors
     return digitize_scan(image, legend, grid=grid, anchors=anchors, samples=samples, game=game,
-                         title=title, board=board, source=source, progress=progress).map
+                         title=title, board=board, source=source, progress=progress,
+                         symbols=symbols).map

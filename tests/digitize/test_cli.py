@@ -120,6 +120,9 @@ def test_contradicting_anchors(tmp_path, scan_file):
     (["--sample", "woods=1403,"], "--sample: 'woods=1403,' is not TERRAIN=HEX[,HEX...]"),
     (["--key", "woods=1,2,3"], "--key: 'woods=1,2,3' is not TERRAIN=X,Y,W,H"),
     (["--key", "woods=5000,5,40,40"], "--key: the box 5000,5,40,40 is not inside the image"),
+    (["--symbol", "town"], "--symbol: 'town' is not FEATURE=HEX"),
+    (["--symbol", "town=0101"], "--symbol town=0101: hex 0101 shows nothing but its ground"),
+    (["--symbol", "town=9999"], "--symbol town=9999: hex '9999' is not on the map"),
 ])
 def test_bad_options(tmp_path, scan_file, args, message):
     err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),

@@ -85,3 +85,49 @@ def test_unreadable_legend_files_are_data_errors(tmp_path):
     broken.write_text("{")
     with pytest.raises(DataError, match="invalid JSON"):
         load_legend(broken)
+
+
+LINES = {
+    "kind": "legend",
+    "terrain": {"clear": "#e9e4c3"},
+    "features": {
+        "river": {"kind": "along", "color": "#2e62b5"},
+        "bar": {"kind": "along", "color": "#3f6b2c"},
+        "road": {"kind": "across", "color": "#efe8d1", "casing": "#504c46"},
+        "railroad": {"kind": "across", "color": "#141414", "ticks": True},
+        "bridge": {"kind": "across", "color": "#282828", "shape": "mark",
+                   "example": ["0705", "0706"], "over": ["river"]},
+    },
+}
+
+
+def test_how_lines_are_drawn_is_read():
+    legend = legend_from_data(LINES, "legend.json")
+    assert legend.features["railroad"].ticks and not legend.features["road"].ticks
+    assert legend.features["road"].casing == ((80, 76, 70),)
+    assert legend.features["bridge"].example == ("0705", "0706")
+    assert legend.features["bridge"].over == ("river",)
+    assert legend.features["river"].over == () and legend.features["river"].example is None
+    # Colours picked off a scan may be under its light, unless the legend names its paper.
+    assert not legend.as_printed
+    assert legend_from_data(LINES | {"paper": "#fffdf5"}, "legend.json").as_printed
+
+
+@pytest.mark.parametrize(("feature", "change", "message"), [
+    ("railroad", {"ticks": "yes"}, "features.railroad.ticks: ticks is true or false, got 'yes'"),
+    ("river", {"ticks": True}, "features.river.ticks: only a line across hexsides"),
+    ("bridge", {"casing": "#000000"}, "features.bridge.casing: only a line across hexsides"),
+    ("road", {"casing": "black"}, "features.road.casing: unknown colour format 'black'"),
+    ("road", {"example": ["0101", "0102"]}, "features.road.example: only a mark"),
+    ("bridge", {"example": "0705"}, "features.bridge.example: an example hexside is two hex"),
+    ("bridge", {"over": ["rivr"]}, "features.bridge.over: 'rivr' is not a feature along"
+                                   " hexsides \\(did you mean 'river'\\?\\)"),
+    ("bridge", {"over": ["road"]}, "features.bridge.over: 'road' is not a feature along"),
+    ("river", {"over": ["bar"]}, "features.river.over: over lists the features"),
+])
+def test_mistakes_in_how_lines_are_drawn_are_one_located_line(feature, change, message):
+    data = json.loads(json.dumps(LINES))
+    data["features"][feature].update(change)
+    with pytest.raises(DataError, match=message) as info:
+        legend_from_data(data, "legend.json")
+    assert str(info.value).startswith("legend.json: ") and "\n" not in str(info.value)

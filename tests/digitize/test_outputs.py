@@ -31,7 +31,8 @@ def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
     text = dumps(doc)
     assert dumps(map_from_data(json.loads(text))) == text  # loads back to the same bytes
     again = build_map(demo_scanned.result.fit, demo_scanned.result.terrain,
-                      demo_scanned.result.hexsides, demo_scanned.result.legend)
+                      demo_scanned.result.hexsides, demo_scanned.result.legend,
+                      confidence=demo_scanned.result.hexside_confidence)
     assert dumps(again) == text
     assert doc.illustrative is False and doc.default_terrain == "clear"
     grid = doc.boards[0].grid
@@ -135,3 +136,13 @@ def test_progress_is_told_every_stage_in_order(demo: MapData, demo_scanned: Roun
     told: list[str] = []
     digitize_scan(demo_scanned.scan.image, legend_from_map(demo), progress=told.append)
     assert told == list(STAGES)
+
+
+def test_map_json_says_how_sure_each_hexside_feature_is(demo_scanned: RoundTrip):
+    doc = demo_scanned.result.map
+    assert doc.hexsides
+    for side in doc.hexsides:
+        assert side.confidence is not None and set(side.confidence) == set(side.features)
+        assert all(0.0 <= v <= 1.0 for v in side.confidence.values())
+    assert demo_scanned.result.hexside_confidence
+    assert not doc.hex_features and demo_scanned.result.hex_features == {}
