@@ -19,7 +19,9 @@ The stages, one idea a module:
   (:mod:`~pipeline.digitize.shares`), and a legend's printed colours read by
   :mod:`~pipeline.digitize.vote`; :mod:`~pipeline.digitize.hexsides` finds rivers,
   bars, roads and bridges;
-* :mod:`~pipeline.digitize.outputs` writes map.json, GeoJSON and an overlay;
+* :mod:`~pipeline.digitize.outputs` writes map.json and an overlay, and
+  :mod:`~pipeline.digitize.gis` the hexes and hexsides as a GIS's layers (GeoJSON,
+  a GeoPackage) with a world file for the scan, all in the frame a GIS shows it in;
   :mod:`~pipeline.digitize.run` does it all in one call.
 
 The package knows no game: everything game-specific is in the legend and the grid.
@@ -44,7 +46,8 @@ from pipeline.digitize.legend import (
     legend_from_map,
     load_legend,
 )
-from pipeline.digitize.outputs import build_map, encode_png, geojson, geojson_text, overlay
+from pipeline.digitize.gis import geojson, geojson_text, geopackage, world_file
+from pipeline.digitize.outputs import build_map, encode_png, overlay
 from pipeline.digitize.run import STAGES, Digitization, digitize, digitize_scan
 from pipeline.digitize.scanfile import load_scan
 
@@ -69,10 +72,12 @@ __all__ = [
     "fit_anchors",
     "geojson",
     "geojson_text",
+    "geopackage",
     "legend_document",
     "legend_from_data",
     "legend_from_map",
     "load_legend",
     "load_scan",
     "overlay",
+    "world_file",
 ]
