@@ -198,8 +198,13 @@ def geopackage(layers: Mapping[str, Mapping[str, Any]]) -> bytes:
 
     Examples
     --------
-    >>> import pyogrio  # doctest: +SKIP
-    >>> data = geopackage(geojson(result))  # doctest: +SKIP
+    >>> ring = [[0.5, -0.5], [9.5, -0.5], [9.5, -9.5], [0.5, -0.5]]
+    >>> cell = {"geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": {
+    ...     "id": "0101", "terrain": "clear", "terrains": ["clear"],
+    ...     "fractions": {"clear": 1.0}, "confidence": 0.9, "provenance": "read"}}
+    >>> data = geopackage({"hexes": {"features": [cell]}, "hexsides": {"features": []}})
+    >>> data[:16]
+    b'SQLite format 3\\x00'
     """
     import pyogrio.raw  # GDAL takes a second or more to load: only this output needs it
     import shapely
