@@ -28,7 +28,7 @@ demo: $(STAMP)
 	$(BOCAGE) check maps/demo counters/demo
 	@echo "== 2. digitize: read the scan back into map data (grid, terrain, hexsides) =="
 	$(BOCAGE) digitize maps/demo/scan.jpg --legend maps/demo/map.json --grid maps/demo/map.json \
-	    --out $(DEMO)/digitized.json --overlay $(DEMO)/overlay.png --geojson $(DEMO)/digitized.geojson
+	    --out $(DEMO)/digitized.json --overlay $(DEMO)/overlay.png --gis $(DEMO)/digitized.gpkg
 	@echo "== 3. validate: the hand-entered map against the scan and the rulebook's facts =="
 	@echo "   (exit 1 means findings, shown in the report; the demo goes on)"
 	$(BOCAGE) validate maps/demo/map.json --against $(DEMO)/digitized.json \
@@ -48,7 +48,7 @@ demo: $(STAMP)
 	$(BOCAGE) rules moves maps/demo -p maps/demo/position.json -u 914/352 --picture $(DEMO)/moves.png
 	$(BOCAGE) rules supply maps/demo -p maps/demo/position.json --picture $(DEMO)/supply.png
 	@echo "== done: outputs are in $(DEMO)/ =="
-	@echo "   digitized.json, overlay.png, digitized.geojson, validation.html, counters/,"
+	@echo "   digitized.json, overlay.png, digitized.gpkg (+ .jpg, .jgw), validation.html, counters/,"
 	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
 # The suite runs on every core (pytest-xdist): its tests share no files or ports.

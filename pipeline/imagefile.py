@@ -38,6 +38,7 @@ __all__ = [
     "MAX_PIXELS_ENV",
     "ImageInfo",
     "check_pixels",
+    "exif_orientation",
     "max_pixels",
     "open_image",
     "probe_image",
@@ -62,6 +63,7 @@ _PNG = b"\x89PNG\r\n\x1a\n"
 _PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 _JPEG = b"\xff\xd8\xff"
 _JPEG_END = b"\xff\xd9"
+_ORIENTATION = 0x0112  # the EXIF tag
 # What Pillow's plugins raise for data they cannot make sense of.
 _CORRUPT = (SyntaxError, ValueError, EOFError, struct.error, zlib.error, IndexError, TypeError,
             KeyError)
@@ -167,6 +169,30 @@ def probe_image(source: Source, name: str | Path | None = None, *,
         if check_size:
             return _check_size(image, label)
         return ImageInfo(image.format or "", *image.size)
+
+
+def exif_orientation(source: Source, name: str | Path | None = None) -> int:
+    """The EXIF orientation an image's header states: 1 upright, 2 to 8 a turn or mirror.
+
+    OpenCV and Pillow's ``exif_transpose`` turn such an image upright; most GIS
+    readers (GDAL) do not, so a scan whose file is not upright must not be handed
+    to a GIS as it is. An image with no EXIF orientation is upright (1).
+
+    >>> from PIL import Image
+    >>> buffer = io.BytesIO()
+    >>> exif = Image.Exif()
+    >>> exif[0x0112] = 6  # turned a quarter: the camera was held upright
+    >>> Image.new("RGB", (40, 30)).save(buffer, "JPEG", exif=exif)
+    >>> exif_orientation(buffer.getvalue())
+    6
+    """
+    label = _name(source, name)
+    with _open(source, label, None) as image:
+        try:
+            value = image.getexif().get(_ORIENTATION, 1)
+        except _CORRUPT + (OSError,):
+            return 1  # an EXIF block that does not parse states nothing a decoder follows
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
 
 
 def open_image(source: Source, name: str | Path | None = None, *,

@@ -33,7 +33,7 @@ SURFACE = {
                        "check_output_folder", "clean_leftovers", "output_target",
                        "write_bytes_atomic", "write_text_atomic"},
     "pipeline.imagefile": {"DEFAULT_MAX_PIXELS", "MAX_PIXELS_ENV", "ImageInfo", "check_pixels",
-                           "max_pixels", "open_image", "probe_image", "read_rgb"},
+                           "exif_orientation", "max_pixels", "open_image", "probe_image", "read_rgb"},
     "pipeline.pdf": {"binary_images"},
 }
 

@@ -1,4 +1,4 @@
-"""``bocage digitize``: read a map scan into map data (and GeoJSON, and an overlay)."""
+"""``bocage digitize``: read a map scan into map data (and GIS layers, and an overlay)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +16,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.cli.options import HELP, OneLineErrors, Text, emit_json, json_option, quiet_option
-from pipeline.cli.paths import InputPath, OutputPath
+from pipeline.cli.paths import InputPath, OutputPath, io_plan
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
 from pipeline.digitize.classify import Teaching
 from pipeline.digitize.gridfile import load_grid
 from pipeline.digitize.legend import legend_document
-from pipeline.digitize.outputs import UNSURE, geojson, geojson_text, overlay
+from pipeline.digitize.gis import LAYERS, RasterCopy, geojson, geojson_text, geopackage
+from pipeline.digitize.gis import raster_copy, world_file
+from pipeline.digitize.outputs import UNSURE, overlay
 from pipeline.digitize.run import Progress
 from pipeline.errors import DataError, GridError
 from pipeline.hexgrid import HexGrid, Numbering, Orientation
-from pipeline.files import write_bytes_atomic, write_text_atomic
+from pipeline.files import output_target, write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import dumps, load_map
 
@@ -136,9 +138,15 @@ def parse_symbol(text: str) -> tuple[str, str]:
               " (town=0412; repeat with a second example for a surer shape).")
 @click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
               help="Also write a PNG of the findings over the scan ('-': standard output).")
-@click.option("--geojson", "geojson_path", type=OutputPath(stream=True),
-              help="Also write hexes and hexside features as GeoJSON (scan pixels; '-':"
-              " standard output).")
+@click.option("--geojson", "geojson_path", type=OutputPath(), metavar="FILE",
+              help="Also write the hexes (polygons) as GeoJSON to FILE and the hexside"
+              " features (lines) beside it, as NAME.hexsides.geojson: for scripts, in the"
+              " frame of --gis (x = column, y = -row).")
+@click.option("--gis", "gis_path", type=OutputPath(), metavar="FILE.gpkg",
+              help="Also write a GeoPackage of two layers, hexes and hexsides, and beside it a"
+              " copy of the scan with its world file (NAME.jpg and NAME.jgw, or .png and"
+              " .pgw): open both in a GIS and they line up. The frame is the scan's as QGIS"
+              " shows a picture with no georeferencing: x = column, y = -row, no CRS.")
 @click.option("--game", default="digitized", show_default=True, type=Text(),
               help="Game name for map.json.")
 @click.option("--title", type=Text(), help="Title for map.json (default: 'digitized from SCAN').")
@@ -149,8 +157,8 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
              anchors: tuple[str, ...], samples: tuple[str, ...], keys: tuple[str, ...],
              symbols: tuple[str, ...], train_path: Path | None, suggest: int,
              legend_out: Path | None,
-             overlay_path: Path | None, geojson_path: Path | None, game: str,
-             title: str | None, as_json: bool, quiet: bool) -> None:
+             overlay_path: Path | None, geojson_path: Path | None, gis_path: Path | None,
+             game: str, title: str | None, as_json: bool, quiet: bool) -> None:
     """Read a map scan into map data: the grid, terrain per hex, hexside features.
 
     The grid is found on the scan (flat- or pointy-top, printed dark or light,
@@ -171,12 +179,18 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     Nothing is written unless all goes well; every file is written whole or
     not at all.
 
+    For a GIS, --gis writes the hexes and hexsides as two layers of a
+    GeoPackage, in the scan's own frame, and a copy of the scan with a world
+    file: in QGIS, add the copy as a raster layer, then the GeoPackage's two
+    layers, and the hexes lie on the printed ones. The scan itself is never
+    touched.
+
     \b
     Examples:
       bocage digitize scan.png -l legend.json -o map.json --grid grid.json \\
           --sample woods=0412,0415,0733 --sample clear=0101,0203 --suggest 10
       bocage digitize scan.jpg -l maps/demo/map.json -o map.json --grid maps/demo/map.json \\
-          --overlay check.png --geojson map.geojson
+          --overlay check.png --gis map.gpkg
       bocage digitize scan.png -l legend.json -o map.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --key woods=1550,300,80,70
       bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
@@ -185,9 +199,10 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     """
     grid, size = _grid(grid_path, cols, rows, orientation, stagger)
     teaching = _teaching(samples, keys, train_path)
+    gis = _gis_files(scan, geojson_path, gis_path)
     pixels, result = _run(scan, legend_path, grid, size, anchors, teaching, symbols, suggest,
                           game, title, show_progress=not (quiet or as_json), warn=not quiet)
-    files = _outputs(result, pixels, out, overlay_path, geojson_path, scan)
+    files = _outputs(result, pixels, out, overlay_path, gis, scan)
     if legend_out is not None:
         files[legend_out] = json.dumps(legend_document(result.legend, note=(
             f"Starter legend written by bocage digitize from {scan.name}: terrain colours"
@@ -306,14 +321,61 @@ def _progress(show: bool) -> Iterator[Progress | None]:
         bar.update(1, "done")
 
 
+@dataclass(frozen=True)
+class _GisFiles:
+    """Where the GIS outputs go: the files named and those written beside them."""
+
+    geojson: tuple[Path, Path] | None  # hexes, hexsides
+    gpkg: Path | None
+    raster: tuple[RasterCopy, Path, Path] | None  # how the scan is copied, the copy, its world
+
+
+def _hexsides_name(path: Path) -> Path:
+    """``map.geojson`` -> ``map.hexsides.geojson``: the hexsides' layer beside the hexes'."""
+    return path.with_name(f"{path.stem}.hexsides{path.suffix or '.geojson'}")
+
+
+def _gis_files(scan: Path, geojson_path: Path | None, gis_path: Path | None) -> _GisFiles:
+    """The GIS outputs' names, checked with the other paths before any work is done."""
+    plan = io_plan()
+    pair = None
+    if geojson_path is not None:
+        _a_file("--geojson", geojson_path, "two files (the hexes, and the hexsides beside them)")
+        pair = (geojson_path, _hexsides_name(geojson_path))
+        plan.add_outputs("--geojson", pair[1:])
+    raster = None
+    if gis_path is not None:
+        _a_file("--gis", gis_path, "a GeoPackage and a copy of the scan beside it")
+        if gis_path.suffix.lower() != ".gpkg":
+            raise DataError(gis_path, "", "--gis writes a GeoPackage: give a name ending in"
+                            " .gpkg")
+        copy = raster_copy(scan)
+        raster = (copy, gis_path.with_suffix(copy.suffix), gis_path.with_suffix(copy.world_suffix))
+        plan.add_outputs("--gis", raster[1:])
+    return _GisFiles(pair, gis_path, raster)
+
+
+def _a_file(option: str, path: Path, what: str) -> None:
+    if output_target(path).kind != "file":
+        raise DataError(path, "", f"{option} writes {what}: give a file name, not a device or"
+                        " a pipe")
+
+
 def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
-             overlay_path: Path | None, geojson_path: Path | None, scan: Path
+             overlay_path: Path | None, gis: _GisFiles, scan: Path
              ) -> dict[Path, str | bytes]:
     """Every output's content, made before anything is written."""
     files: dict[Path, str | bytes] = {out: dumps(result.map)}
-    if geojson_path is not None:
-        files[geojson_path] = geojson_text(geojson(result.fit, result.terrain, result.hexsides,
-                                                   result.legend, str(scan)))
+    if gis.geojson is not None or gis.gpkg is not None:
+        layers = geojson(result, str(scan))
+        if gis.geojson is not None:
+            for path, layer in zip(gis.geojson, LAYERS, strict=True):
+                files[path] = geojson_text(layers[layer])
+        if gis.gpkg is not None and gis.raster is not None:
+            copy, raster, world = gis.raster
+            files[gis.gpkg] = geopackage(layers)
+            files[raster] = copy.data(scan, pixels)
+            files[world] = world_file()
     if overlay_path is not None:
         picture = overlay(pixels, result.fit, result.terrain, result.hexsides,
                           result.legend)

@@ -106,7 +106,9 @@ class PathPlan:
     """The inputs and outputs of one command run, checked against each other.
 
     Commands that learn of more inputs while they run (the files a game folder
-    names) add them with :meth:`add_inputs`, which checks the outputs again.
+    names) add them with :meth:`add_inputs`, and outputs written beside a named
+    one (``--gis map.gpkg`` writes ``map.jpg`` too) with :meth:`add_outputs`;
+    both check the outputs again.
     """
 
     inputs: list[_Input] = field(default_factory=list)
@@ -117,6 +119,12 @@ class PathPlan:
         """Record more inputs (checked as :class:`InputPath`) and check the outputs again."""
         for path in paths:
             self.inputs.append(_check_input(label, Path(path), InputPath(kind)))
+        self.check_outputs()
+
+    def add_outputs(self, label: str, paths: Iterable[str | Path]) -> None:
+        """Record more output files (written for ``label``) and check the outputs again."""
+        for path in paths:
+            self.outputs.append((label, Path(path), OutputPath()))
         self.check_outputs()
 
     def check_outputs(self) -> None:

@@ -26,7 +26,9 @@ The stages, one idea a module:
   descreens, against each hex's own colours (:mod:`~pipeline.digitize.hexcolours`)
   and the lines' as the scan shows them (:mod:`~pipeline.digitize.linecolours`);
 * :mod:`~pipeline.digitize.symbols` finds hex symbols (towns) from example hexes;
-* :mod:`~pipeline.digitize.outputs` writes map.json, GeoJSON and an overlay;
+* :mod:`~pipeline.digitize.outputs` writes map.json and an overlay, and
+  :mod:`~pipeline.digitize.gis` the hexes and hexsides as a GIS's layers (GeoJSON,
+  a GeoPackage) with a world file for the scan, all in the frame a GIS shows it in;
   :mod:`~pipeline.digitize.run` does it all in one call.
 
 The package knows no game: everything game-specific is in the legend and the grid.
@@ -51,7 +53,8 @@ from pipeline.digitize.legend import (
     legend_from_map,
     load_legend,
 )
-from pipeline.digitize.outputs import build_map, encode_png, geojson, geojson_text, overlay
+from pipeline.digitize.gis import geojson, geojson_text, geopackage, world_file
+from pipeline.digitize.outputs import build_map, encode_png, overlay
 from pipeline.digitize.run import STAGES, Digitization, digitize, digitize_scan
 from pipeline.digitize.scanfile import load_scan
 
@@ -76,10 +79,12 @@ __all__ = [
     "fit_anchors",
     "geojson",
     "geojson_text",
+    "geopackage",
     "legend_document",
     "legend_from_data",
     "legend_from_map",
     "load_legend",
     "load_scan",
     "overlay",
+    "world_file",
 ]

@@ -1,11 +1,11 @@
-"""What digitizing writes: map.json (through the model), GeoJSON, and an overlay picture.
+"""What digitizing writes: map.json (through the model) and an overlay picture.
 
 * :func:`build_map` makes the :class:`~pipeline.model.MapData` document: the
   grid with its fitted layout, every hex's terrain with area shares and
   confidence, and the hexside features, validated like any hand-made map.
-* :func:`geojson` gives one polygon per hex and one line per featured
-  hexside, in scan pixel coordinates (x right, y down), for checking a
-  digitization in QGIS or a browser.
+* :func:`hex_corners` and :func:`hexside_line` are where hexes and hexside
+  features lie on the scan, in its pixels (x right, y down); the overlay draws
+  them and :mod:`~pipeline.digitize.gis` turns them into a GIS's layers.
 * :func:`overlay` draws the findings over a faded copy of the scan: hexes
   tinted with their terrain's colour, features traced, and unsure hexes
   circled in magenta, so a person can review a map at a glance.
@@ -15,7 +15,6 @@ Everything is deterministic: the same scan and legend give the same bytes.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -38,8 +37,8 @@ __all__ = [
     "UNSURE",
     "build_map",
     "encode_png",
-    "geojson",
-    "geojson_text",
+    "hex_corners",
+    "hexside_line",
     "overlay",
 ]
 
@@ -149,8 +148,11 @@ def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...],
             **sure}
 
 
-def _corners(fit: GridFit, hexes: list[Hex]) -> NDArray[np.float64]:
-    """Pixel corners of hexes, shape ``(n, 6, 2)``."""
+def hex_corners(fit: GridFit, hexes: list[Hex]) -> NDArray[np.float64]:
+    """Pixel corners of hexes on the scan, shape ``(n, 6, 2)``, in the grid's corner order.
+
+    Pixels as OpenCV counts them: pixel ``(col, row)`` is the point ``(col, row)``, y down.
+    """
     orientation = fit.grid.orientation
     su, sv = SCALE[orientation]
     offsets = np.array(scaled_corners(Hex(0, 0), orientation), float) / (su, sv)
@@ -159,8 +161,12 @@ def _corners(fit: GridFit, hexes: list[Hex]) -> NDArray[np.float64]:
     return out
 
 
-def _side_line(fit: GridFit, side: Hexside, kind: str) -> NDArray[np.float64]:
-    """Two pixel points: corner to corner (along), or centre to centre (across)."""
+def hexside_line(fit: GridFit, side: Hexside, kind: str) -> NDArray[np.float64]:
+    """Where a hexside feature is drawn: two pixel points, shape ``(2, 2)``.
+
+    Corner to corner for a feature ``kind`` ``"along"`` (a river), centre to
+    centre for ``"across"`` (a road; at the map edge, to the hexside's middle).
+    """
     grid = fit.grid
     if kind == "along":
         d = grid.direction(side.a, side.b)
@@ -175,52 +181,13 @@ def _side_line(fit: GridFit, side: Hexside, kind: str) -> NDArray[np.float64]:
     return ends
 
 
-def geojson(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
-            hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend,
-            source: str | None = None) -> dict[str, Any]:
-    """A GeoJSON FeatureCollection of hexes and featured hexsides, in scan pixels."""
-    grid = fit.grid
-    hexes = grid.hexes()
-    corners = _corners(fit, hexes)
-    features: list[dict[str, Any]] = []
-    for h, poly in zip(hexes, corners, strict=True):
-        t = terrain[h]
-        ring = [[round(float(x), 2), round(float(y), 2)] for x, y in poly]
-        features.append({"type": "Feature", "geometry": {"type": "Polygon",
-                                                         "coordinates": [ring + ring[:1]]},
-                         "properties": {"kind": "hex", "id": grid.id(h),
-                                        "terrain": list(t.terrain),
-                                        "fractions": dict(t.fractions),
-                                        "confidence": t.confidence}})
-    for side, names in sorted(hexsides.items()):
-        entry = _hexside_entry(grid, side, names)
-        name = ("/".join(entry["hexes"]) if "hexes" in entry
-                else f"{entry['hex']}/{entry['direction']}")
-        for n in names:
-            line = _side_line(fit, side, legend.features[n].kind)
-            features.append({"type": "Feature", "geometry": {
-                "type": "LineString",
-                "coordinates": [[round(float(x), 2), round(float(y), 2)] for x, y in line]},
-                "properties": {"kind": "hexside", "hexside": name, "feature": n,
-                               "along_or_across": legend.features[n].kind}})
-    return {"type": "FeatureCollection",
-            "bocage": {"coordinates": "scan pixels, x right, y down",
-                       "scan": Path(source).name if source else None},
-            "features": features}
-
-
-def geojson_text(doc: Mapping[str, Any]) -> str:
-    """Deterministic GeoJSON text."""
-    return json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
 def overlay(image: NDArray[np.uint8], fit: GridFit, terrain: Mapping[Hex, HexTerrain],
             hexsides: Mapping[Hexside, tuple[str, ...]], legend: Legend) -> NDArray[np.uint8]:
     """The findings drawn over a faded copy of the scan (RGB)."""
     out = (image.astype(np.uint16) // 2 + 128).astype(np.uint8)
     grid = fit.grid
     hexes = grid.hexes()
-    corners = _corners(fit, hexes)
+    corners = hex_corners(fit, hexes)
     width = max(1, round(fit.hex_width / 40))
     shift = 4  # sub-pixel drawing: coordinates in 1/16 px
     tint = out.copy()
@@ -234,7 +201,7 @@ def overlay(image: NDArray[np.uint8], fit: GridFit, terrain: Mapping[Hex, HexTer
                   cv2.LINE_AA, shift)
     for side, names in sorted(hexsides.items()):
         for n in names:
-            line = _side_line(fit, side, legend.features[n].kind)
+            line = hexside_line(fit, side, legend.features[n].kind)
             colour = legend.features[n].colours[0]
             cv2.polylines(out, [_fixed(line, shift)], False, colour, 3 * width, cv2.LINE_AA, shift)
     for h, poly in zip(hexes, corners, strict=True):

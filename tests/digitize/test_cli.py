@@ -38,11 +38,14 @@ def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
     doc = load_map(out)
     assert doc.game == "omaha" and doc.terrain_of("2318") == ["beach"]
     assert doc.boards[0].image == "scan.png"
-    features = json.loads(geo.read_text())["features"]
-    assert sum(f["properties"]["kind"] == "hex" for f in features) == 550
+    hexes = json.loads(geo.read_text())["features"]
+    assert len(hexes) == 550 and {f["geometry"]["type"] for f in hexes} == {"Polygon"}
+    sides = json.loads((tmp_path / "map.hexsides.geojson").read_text())["features"]
+    assert sum(f["properties"]["feature"] == "river" for f in sides) == 27
     picture = cv2.imread(str(over))
     assert picture.shape[:2] == cv2.imread(str(scan_file)).shape[:2]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["check.png", "map.geojson", "map.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["check.png", "map.geojson",
+                                                          "map.hexsides.geojson", "map.json"]
 
 
 def test_json_summary_and_quiet(tmp_path, scan_file):
@@ -161,7 +164,7 @@ def test_help_names_every_option():
     code, stdout, _ = run("-h")
     assert code == 0
     for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--key", "--train",
-                   "--suggest", "--write-legend", "--overlay", "--geojson", "--game", "--title",
+                   "--suggest", "--write-legend", "--overlay", "--geojson", "--gis", "--game", "--title",
                    "--json", "--quiet"):
         assert option in stdout
 

@@ -62,24 +62,39 @@ def test_map_json_keeps_the_fitted_affine_grid(demo_scanned: RoundTrip):
     assert np.abs(np.array([upright.center(h) for h in hexes]) - fitted).max() > 0.5
 
 
-def test_geojson_has_a_polygon_per_hex_and_a_line_per_feature(demo_scanned: RoundTrip):
+def test_geojson_is_two_layers_in_the_frame_a_gis_shows_the_scan_in(demo_scanned: RoundTrip):
     result = demo_scanned.result
-    doc = geojson(result.fit, result.terrain, result.hexsides, result.legend, "scan.png")
-    hexes = [f for f in doc["features"] if f["properties"]["kind"] == "hex"]
-    lines = [f for f in doc["features"] if f["properties"]["kind"] == "hexside"]
-    assert len(hexes) == 550
+    layers = geojson(result, "scan.png")
+    assert sorted(layers) == ["hexes", "hexsides"]
+    hexes, lines = layers["hexes"]["features"], layers["hexsides"]["features"]
+    assert len(hexes) == 550 and {f["geometry"]["type"] for f in hexes} == {"Polygon"}
     assert len(lines) == sum(len(names) for names in result.hexsides.values())
-    ring = hexes[0]["geometry"]["coordinates"][0]
-    assert len(ring) == 7 and ring[0] == ring[-1]
-    centre = np.mean(ring[:-1], axis=0)
-    fit_centre = result.fit.centres([result.fit.grid.hex(hexes[0]["properties"]["id"])])[0]
-    assert centre == pytest.approx(fit_centre, abs=0.05)
+    assert {f["geometry"]["type"] for f in lines} == {"LineString"}
+    ring = np.array(hexes[0]["geometry"]["coordinates"][0])
+    assert len(ring) == 7 and (ring[0] == ring[-1]).all()
+    # x = column, y = -row, pixel (c, r) the square [c, c+1] x [-r-1, -r]: a pixel centre
+    # (c, r) of the scan is (c + 0.5, -r - 0.5).
+    props = hexes[0]["properties"]
+    fit_centre = result.fit.centres([result.fit.grid.hex(props["id"])])[0]
+    assert ring[:-1].mean(axis=0) == pytest.approx([fit_centre[0] + 0.5, -fit_centre[1] - 0.5],
+                                                   abs=0.05)
+    # An outer ring runs counter-clockwise (RFC 7946 3.1.6): positive area with y up.
+    x, y = ring[:-1].T
+    assert np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) > 0
+    entry = result.map.hexes[props["id"]]
+    assert props == {"id": props["id"], "terrain": entry.terrain[0], "terrains": entry.terrain,
+                     "fractions": entry.fractions, "confidence": entry.confidence,
+                     "provenance": "read"}
     river = next(f for f in lines if f["properties"]["feature"] == "river")
-    assert river["properties"]["along_or_across"] == "along"
-    text = geojson_text(doc)
-    assert json.loads(text)["bocage"]["coordinates"].startswith("scan pixels")
-    assert text == geojson_text(geojson(result.fit, result.terrain, result.hexsides,
-                                        result.legend, "scan.png"))
+    assert river["properties"]["kind"] == "along" and "/" in river["properties"]["hexes"]
+    bridge = next(f for f in lines if f["properties"]["hexes"] == "1806/1807"
+                  and f["properties"]["feature"] == "road")
+    a, b = (result.fit.centres([result.fit.grid.hex(i)])[0] for i in ("1806", "1807"))
+    expected = np.array([[a[0] + 0.5, -a[1] - 0.5], [b[0] + 0.5, -b[1] - 0.5]])
+    assert np.abs(np.array(bridge["geometry"]["coordinates"]) - expected).max() < 0.01
+    text = geojson_text(layers["hexes"])
+    assert json.loads(text)["bocage"]["frame"].startswith("scan pixels as a GIS shows")
+    assert text == geojson_text(geojson(result, "scan.png")["hexes"])
 
 
 def test_overlay_tints_hexes_and_circles_the_unsure(demo_scanned: RoundTrip):

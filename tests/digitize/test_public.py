@@ -15,8 +15,9 @@ SURFACE = {
         "STAGES", "Classification", "Digitization", "FeatureKey", "GridFit", "HexTerrain",
         "Learner", "Legend", "Teaching", "TerrainReader", "build_map", "calibrate",
         "classify_hexes", "detect_hexsides", "digitize", "digitize_scan", "encode_png",
-        "fit_anchors", "geojson", "geojson_text", "legend_document", "legend_from_data",
-        "legend_from_map", "load_legend", "load_scan", "overlay",
+        "fit_anchors", "geojson", "geojson_text", "geopackage", "legend_document",
+        "legend_from_data", "legend_from_map", "load_legend", "load_scan", "overlay",
+        "world_file",
     },
     "pipeline.render": {
         "DEFAULT_PALETTE", "RenderStyle", "Rendered", "Scan", "ScanOptions", "board_layout",
