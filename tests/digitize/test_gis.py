@@ -151,10 +151,18 @@ def test_each_hex_polygon_lands_on_its_hexs_pixels(written: Written):
     read = _terrain_by_pixels(image, _pixels_under(polygons, transform, shape), colours)
     right = np.mean([a == b for a, b in zip(read, expected, strict=True)])
     assert right >= 0.98, right
-    # The same polygons half a hex off (what a y-down frame or a wrong origin gives) miss.
-    off = _terrain_by_pixels(image, _pixels_under(polygons, transform, shape, (0.0, -24.0)),
-                             colours)
-    assert np.mean([a == b for a, b in zip(off, expected, strict=True)]) < right - 0.1
+    # The check can fail: moved one hex north (+48 with y up), the polygons of hexes whose
+    # north neighbour is of another terrain read that neighbour's terrain instead.
+    grid = written.rendered.grid
+    north = {i: grid.neighbour(grid.hex(i), "N") for i in fields["id"]}
+    edge = [k for k, i in enumerate(fields["id"]) if grid.contains(north[i])
+            and truth.terrain_of(grid.id(north[i]))[0] != expected[k]]
+    assert len(edge) > 40
+    moved = _terrain_by_pixels(image, _pixels_under([polygons[k] for k in edge], transform,
+                                                    shape, (0.0, 48.0)), colours)
+    neighbours = [truth.terrain_of(grid.id(north[fields["id"][k]]))[0] for k in edge]
+    assert np.mean([a == b for a, b in zip(moved, neighbours, strict=True)]) >= 0.9
+    assert np.mean([read[k] == expected[k] for k in edge]) >= 0.98
 
 
 def test_hex_centres_are_within_a_fraction_of_a_pixel_of_the_true_ones(written: Written):
@@ -170,7 +178,7 @@ def test_hex_centres_are_within_a_fraction_of_a_pixel_of_the_true_ones(written: 
     # The true centres in scan pixels, y down, pixel centres on whole numbers: +0.5.
     error = got - np.stack([tx + 0.5, ty + 0.5], axis=1)
     assert np.abs(error.mean(axis=0)).max() < 0.15, error.mean(axis=0)  # no half-pixel shift
-    assert np.hypot(*error.T).max() < 1.0
+    assert np.hypot(*error.T).max() < 0.25  # 0.06 px on this map
 
 
 def test_river_lines_lie_on_the_printed_rivers(written: Written):
