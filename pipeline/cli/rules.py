@@ -97,7 +97,8 @@ def rules() -> None:
 def _engine(game: Path, position: Path | None, phase: str | None = None,
             saved: Path | None = None) -> Engine:
     # A saved game keeps a hex both sides hold (a combat not yet resolved, a piece
-    # dropped in the wrong hex): that hex is reported, every other question answered.
+    # dropped in the wrong hex): that hex is reported and its units' moves refused;
+    # their supply and every other question are answered.
     situation = load_game(game, position, "refuse" if saved is None else "report")
     if phase is not None:
         situation = dataclasses.replace(situation, state={**situation.state, "phase": phase})
@@ -110,9 +111,9 @@ def _engine(game: Path, position: Path | None, phase: str | None = None,
     for h, units in situation.mixed_hexes.items():
         v = engine.mixed_hex(units[0])
         assert v is not None
-        click.echo(f"bocage: warning: {saved}: {v.reason}{_cite(v.rule)}: their questions"
-                   " are not answered; every other is, with the pieces where the save has"
-                   " them", err=True)
+        click.echo(f"bocage: warning: {saved}: {v.reason}{_cite(v.rule)}: their moves are"
+                   " not answered; their supply and every other question are, with the"
+                   " pieces where the save has them", err=True)
     return engine
 
 
@@ -198,8 +199,8 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
            side: str | None, picture: Path | None, as_json: bool) -> None:
     """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
 
-    On a --vsav save, a unit sharing its hex with the enemy is NOT ANSWERED (its
-    "in_supply" is null in --json) and counts as a finding; the others are answered.
+    On a --vsav save, a unit sharing its hex with the enemy is answered too: its
+    line starts in its own hex, and no other unit's line enters that hex.
 
     With --picture, units are drawn over the map green (in supply, with the line they
     traced and its source ringed) or red (out of supply).
@@ -216,8 +217,7 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
         for i, a in answers.items():
-            state = ("NOT ANSWERED" if a.in_supply is None
-                     else "in supply" if a.in_supply else "OUT OF SUPPLY")
+            state = "in supply" if a.in_supply else "OUT OF SUPPLY"
             click.echo(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)

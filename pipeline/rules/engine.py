@@ -133,16 +133,14 @@ class Engine:
         return check_path(self, self.query(unit_ids, die_rolls, overrun), list(path))
 
     def supply(self, unit_ids: Sequence[str] | None = None) -> dict[str, SupplyAnswer]:
-        """Supply status of the given units (default: all units), traced in one pass."""
+        """Supply status of the given units (default: all units), traced in one pass.
+
+        Every unit is answered, those in a hex both sides hold included (only a saved game
+        keeps one: ``load_game(..., mixed="report")``): its line starts in its own hex,
+        which the enemy there does not close, and for every other unit that hex holds an
+        enemy unit, so no line enters it (:mod:`pipeline.rules.supply`)."""
         units = list(self.situation.units) if unit_ids is None else [
             self.situation.unit(i) for i in unit_ids]
-        unanswered = {u.id: self.mixed_hex(u) for u in units}
-        if any(unanswered.values()):
-            # A saved game's hex both sides hold: its units' supply is not answered, the
-            # others' are (with every piece where the save has it).
-            traced = self.supply([u.id for u in units if unanswered[u.id] is None])
-            return {u.id: traced[u.id] if (v := unanswered[u.id]) is None else SupplyAnswer(
-                None, v.rule, f"not answered: {v.reason}") for u in units}
         profile = self.situation.profile
         if not profile.supply.traced:
             # A game without supply rules (002): every unit is in supply, and says why.
@@ -153,9 +151,10 @@ class Engine:
         return self.system.supply(self, units)
 
     def mixed_hex(self, unit: Unit) -> Verdict | None:
-        """Why a unit's questions are not answered: it stands in a hex with units of
-        another side (only a saved game keeps one: ``load_game(..., mixed="report")``),
-        citing the profile's ``movement.enemy_hexes``; ``None`` for every other unit."""
+        """Why a unit's move and its hex's stacking are not answered: it stands in a hex
+        with units of another side (only a saved game keeps one:
+        ``load_game(..., mixed="report")``), citing the profile's ``movement.enemy_hexes``;
+        ``None`` for every other unit. Its supply is answered (:meth:`supply`)."""
         h = unit.hex
         if h is None or h not in self.situation.mixed_hexes:
             return None

@@ -13,6 +13,19 @@ what an EZOC does (blocked unless a friendly unit negates it, or only the ends
 may be in one, 000 §12.0); ``blocking_hexsides`` and ``prohibited`` say what
 else it never crosses.
 
+A hex both sides hold (only a saved game keeps one: a combat not yet resolved, a
+piece dropped in the wrong hex) is answered as the rules read literally, not
+refused. A unit's line runs "from itself" (000_3d79f68a6e3e33eb.txt §12.0) and
+only the hexes it enters are closed to it, so the enemy sharing its hex does not
+stop its start ("the path cannot enter an enemy occupied hex": it never enters
+its own). For every other unit, of either side, that hex holds an enemy unit, so
+no line enters it, whatever friendly unit stands there too. Its units exert
+their ZOC as anywhere, into the six hexes around and not into their own (§6.0:
+"enemy and/or friendly units never affect the presence of ZOC"), so EZOC rules
+apply to the line leaving it as the profile says; and a source there serves no
+one, the unit in it included (§11.2.1: a beachhead marker is removed once a
+German unit occupies its hex).
+
 A unit cut off is told the **binding limit**: the first rule whose relaxation
 alone would supply it, in this order: a source excluded (003 §10.5.4), a
 source in an EZOC (003 §10.5.3), a terrain limit (003 §10.3.2), what a terrain
@@ -191,12 +204,15 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
 
 def _own_hex_closed(engine: Engine, unit: Unit) -> SupplyAnswer | None:
     """003 §10.3.3 (``ezoc.own_hex: "blocked"``): no line leaves an EZOC hex that no
-    friendly unit negates; the cite names why the unit does not negate it (§9.2.6)."""
+    friendly unit negates; the cite names why the unit does not negate it (§9.2.6).
+    Only the EZOC counts here: an enemy unit sharing the hex (a saved game's) does not
+    close the start of the unit's own line (000_3d79f68a6e3e33eb.txt §12.0 "from
+    itself"; the module docstring)."""
     rules = engine.profile.supply
     assert unit.hex is not None
     if rules.ezoc.mode == "ignored" or rules.ezoc.own_hex != "blocked":
         return None
-    if _open(engine, unit.side, unit.hex):
+    if unit.hex not in _closed(engine, unit.side, frozenset({"enemy_units"})):
         return None
     negation = engine.profile.zoc.negated_by_friendly
     exempt = any_holds(engine, negation.not_by, unit)

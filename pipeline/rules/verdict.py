@@ -48,15 +48,9 @@ class Verdict:
 
 @dataclass(frozen=True)
 class SupplyAnswer:
-    """One unit's supply status and why; ``in_supply`` is ``None`` when it is not answered
-    (the unit shares its hex with the enemy in a saved game: ``reason`` says so).
+    """One unit's supply status and why."""
 
-    >>> SupplyAnswer(None, "TEST §3", "not answered: hex 0303 holds units of both sides"
-    ...              ).to_dict(str)["in_supply"] is None
-    True
-    """
-
-    in_supply: bool | None
+    in_supply: bool
     rule: str | None
     reason: str
     path: tuple[Any, ...] = ()

@@ -75,31 +75,30 @@ def test_position_with_a_unit_in_an_enemy_occupied_hex_is_refused(game):
 
 
 def test_a_saved_game_s_hex_both_sides_hold_is_answered_hex_by_hex(game):
-    """000 §5.2d: no unit may stand in an enemy hex. A saved game (mixed="report") keeps
-    such a hex: its units' questions are reported, citing the profile's enemy_hexes, and
-    every other unit is answered."""
+    """000_3d79f68a6e3e33eb.txt §5.2d: no unit may stand in an enemy hex. A saved game
+    (mixed="report") keeps such a hex: its stacking and its units' moves are refused
+    citing the profile's enemy_hexes, and their supply is answered (§12.0: a line runs
+    from the unit itself, so the enemy in its own hex does not stop it)."""
     def edit(doc):
-        doc["units"][0]["hex"] = doc["units"][1]["hex"]
+        placed = {u["id"]: u for u in doc["units"]}
+        placed["9/2"].update(hex="2218")  # 9/2 (allied, traces supply) joins 916/352
+        placed["9/2"].pop("off_map")
     path = _position(game, edit)
     situation = load_game(game, path, "report")
     (h, units), = situation.mixed_hexes.items()
-    first, second = (u.id for u in units)
-    assert len({u.side for u in units}) == 2
     engine = Engine(situation)
+    assert engine.name(h) == "2218" and [u.id for u in units] == ["916/352", "9/2"]
     answers = engine.supply()
-    name = engine.name(h)
-    for uid in (first, second):
-        assert answers[uid].in_supply is None and answers[uid].rule == "000 §5.2d"
-        assert answers[uid].reason == (f"not answered: hex {name} holds units of both sides:"
-                                       f" {units[0].id} ({units[0].side}),"
-                                       f" {units[1].id} ({units[1].side})")
-        with pytest.raises(DataError, match=f"unit '{uid}': hex {name} holds units of both"):
+    assert (answers["9/2"].in_supply, answers["9/2"].rule, answers["9/2"].reason) == (
+        True, "000 §12.0", "next to a beach landing hex (2219)")
+    assert [engine.name(x) for x in answers["9/2"].path] == ["2218", "2219"]
+    assert (answers["916/352"].in_supply, answers["916/352"].rule) == (True, "000 §9.0")
+    for uid in ("9/2", "916/352"):
+        with pytest.raises(DataError, match=f"unit '{uid}': hex 2218 holds units of both"):
             engine.reachable(uid)
     stacked = engine.stacking(h)
-    assert (stacked.legal, stacked.rule, stacked.at) == (False, "000 §5.2d", name)
-    # The others are traced as usual, with every piece where the save has it.
-    others = {i: a for i, a in answers.items() if i not in (first, second)}
-    assert others and all(isinstance(a.in_supply, bool) for a in others.values())
+    assert (stacked.legal, stacked.rule, stacked.at) == (False, "000 §5.2d", "2218")
+    assert all(isinstance(a.in_supply, bool) for a in answers.values())
 
 
 def _two_boards(game: Path) -> Path:

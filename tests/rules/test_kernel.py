@@ -8,6 +8,7 @@ decided it, never one of the seed rulebooks.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import gc
 import weakref
 from typing import Any
@@ -487,6 +488,57 @@ def test_a_side_with_no_source_is_a_profile_error():
     with pytest.raises(RulesError, match=r"supply\.sources: no supply source is given for side"
                        " 'red'"):
         supply(data)
+
+
+def mixed_supply(data: dict[str, Any], moved: dict[str, str]
+                 ) -> dict[str, tuple[bool, str | None, str, list[str]]]:
+    """Supply with units moved into a hex the enemy holds, as only a saved game keeps one
+    (a case with such a hex is refused as a typing error)."""
+    sit = case_from_data(data).situation
+    units = tuple(dataclasses.replace(u, hex=sit.map.grid.hex(moved[u.id])) if u.id in moved
+                  else u for u in sit.units)
+    engine = Engine(dataclasses.replace(sit, units=units))
+    assert engine.situation.mixed_hexes
+    return {k: (a.in_supply, a.rule, a.reason, [engine.name(h) for h in a.path])
+            for k, a in engine.supply().items()}
+
+
+def test_supply_from_a_hex_both_sides_hold():
+    """A line runs from the unit itself (000_3d79f68a6e3e33eb.txt §12.0): the enemy in
+    its own hex does not stop its start, while for every other unit that hex holds an
+    enemy unit and no line enters it, a friendly unit there or not; its units exert
+    their ZOC into the hexes around as anywhere (§6.0)."""
+    sources = [{"side": "blue", "kind": "marker", "marker": {"type": "depot"},
+                "name": "a depot", "cite": f"{BOOK} §6.1"},
+               {"side": "red", "kind": "marker", "marker": {"type": "dump"},
+                "name": "a dump", "cite": f"{BOOK} §6.1"}]
+    data = case([foot("B", "0101"), foot("A", "0301"), foot("R", "0201", side="red")],
+                {"kind": "supply"}, size=(5, 1), supply__sources=sources,
+                markers=[{"type": "depot", "hex": "0501"}, {"type": "dump", "hex": "0201"}],
+                supply__enemy_units={"cite": f"{BOOK} §6.6"},
+                supply__ezoc={"mode": "ignored", "cite": f"{BOOK} §6.2"})
+    answers = mixed_supply(data, {"R": "0301"})  # R joins A in 0301
+    assert answers == {
+        "B": (False, "TEST §6.6", "every line to a depot enters a hex holding an enemy unit",
+              []),
+        "A": (True, "TEST §6.0", "traced to a depot (0501) through 1 hex",
+              ["0301", "0401", "0501"]),
+        "R": (True, "TEST §6.0", "next to a dump (0201)", ["0301", "0201"]),
+    }
+    # EZOC block (the default): R's ZOC reaches 0401, A's and B's reach 0201.
+    data["profile"]["supply"]["ezoc"] = {"mode": "blocked", "cite": f"{BOOK} §6.2"}
+    answers = mixed_supply(data, {"R": "0301"})
+    assert answers["A"] == (False, "TEST §6.2", "every line to a depot enters an EZOC hex no"
+                            " friendly unit negates", [])
+    assert answers["R"][:2] == (False, "TEST §6.1") and "in an EZOC" in answers["R"][2]
+    # 003 §10.3.3 (own_hex blocked): the enemy sharing A's hex does not put it in an EZOC
+    # (a ZOC reaches the six hexes around), and F negates the EZOC of 0401.
+    data["profile"]["supply"]["ezoc"]["own_hex"] = "blocked"
+    data["profile"]["zoc"]["negated_by_friendly"] = {"purposes": ["supply"]}
+    data["units"].append(foot("F", "0401"))
+    answers = mixed_supply(data, {"R": "0301"})
+    assert answers["A"] == (True, "TEST §6.0", "traced to a depot (0501) through 1 hex",
+                            ["0301", "0401", "0501"])
 
 
 # -- the case format -------------------------------------------------------------------------

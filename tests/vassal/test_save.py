@@ -155,8 +155,10 @@ def test_rules_answer_on_a_save():
 
 def test_rules_answer_the_crowded_save_hex_by_hex():
     """The script stacked 2 Rgr with 916/352 at 2317. No unit may stand in an enemy hex
-    (000 §5.2d), but a save records where the players left the pieces: that hex is
-    reported with its units, every other question answered."""
+    (000 §5.2d), but a save records where the players left the pieces: that hex's
+    stacking is reported with its units, a move of one of them is refused in one line
+    (no rule says how a unit leaves an enemy-occupied hex), and supply answers every
+    unit."""
     save = reference("vassal-saves", "demo-crowded.vsav")
     runner = CliRunner()
     stacking = runner.invoke(cli, ["rules", "stacking", "maps/demo", "--vsav", str(save),
@@ -167,20 +169,31 @@ def test_rules_answer_the_crowded_save_hex_by_hex():
     assert hexes["2317"] == {"legal": False, "rule": "000 §5.2d", "at": "2317",
                              "reason": "hex 2317 holds units of both sides: 2 Rgr (allied),"
                                        " 916/352 (german)"}
-    assert hexes["2120"]["legal"] is True and hexes["2020"]["rule"] == "000 §5.3"
+    assert hexes["2120"]["legal"] is True
+    # The stack of three (914/352, 915/352, 352/352 at 2020): one unit a hex (000 §5.3).
+    assert hexes["2020"] == {"legal": False, "rule": "000 §5.3", "at": "2020",
+                             "reason": "3 units, more than 1"}
     warnings = stacking.stderr.splitlines()
     assert len(warnings) == 1 and warnings[0].startswith(f"bocage: warning: {save}: hex 2317")
 
+    # Issue 19: supply answers every unit, the two in 2317 included. 2 Rgr needs no
+    # line (000_3d79f68a6e3e33eb.txt §12.0 Exception), German units are always in supply
+    # (§9.0); had either to trace, its line would start in 2317 (§12.0 "from itself").
     supply = runner.invoke(cli, ["rules", "supply", "maps/demo", "--vsav", str(save), "--json"])
-    assert supply.exit_code == 1, supply.output
+    assert supply.exit_code == 0, supply.output
     answers = json.loads(supply.stdout)
-    assert {i for i, a in answers.items() if a["in_supply"] is None} == {"2 Rgr", "916/352"}
-    assert answers["2 Rgr"]["reason"].startswith("not answered: hex 2317 holds units of both")
-    assert answers["9/2"]["in_supply"] is True and answers["9/2"]["path"] == ["2120", "2121"]
-    assert all(answers[i]["in_supply"] is True for i in ("914/352", "915/352", "352/352"))
+    assert set(answers) == {"914/352", "915/352", "352/352", "2 Rgr", "916/352", "9/2"}
+    assert {i: (a["in_supply"], a["rule"]) for i, a in answers.items()} == {
+        "914/352": (True, "000 §9.0"), "915/352": (True, "000 §9.0"),
+        "352/352": (True, "000 §9.0"), "916/352": (True, "000 §9.0"),
+        "2 Rgr": (True, "000 §12.0 Exception"), "9/2": (True, "000 §12.0")}
+    assert answers["2 Rgr"]["reason"] == "Rangers need not trace supply"
+    assert answers["916/352"]["reason"] == "German units are always in supply"
+    assert answers["9/2"]["path"] == ["2120", "2121"]
     text = runner.invoke(cli, ["rules", "supply", "maps/demo", "--vsav", str(save)])
-    assert [line.split()[0] for line in text.stdout.splitlines()
-            if "NOT ANSWERED" in line] == ["2", "916/352"]
+    states = {line.split("  ")[0].strip(): line for line in text.stdout.splitlines()}
+    assert len(states) == 6 and all(" in supply " in line for line in states.values())
+    assert "NOT ANSWERED" not in text.stdout and "OUT OF SUPPLY" not in text.stdout
 
     moves = runner.invoke(cli, ["rules", "moves", "maps/demo", "--vsav", str(save), "-u", "9/2",
                                 "--json"])
@@ -189,8 +202,9 @@ def test_rules_answer_the_crowded_save_hex_by_hex():
     assert reach["start"] == "2120" and "2317" not in reach["reachable"]
     stuck = runner.invoke(cli, ["rules", "moves", "maps/demo", "--vsav", str(save), "-u",
                                 "2 Rgr"])
-    assert stuck.exit_code == 2
-    last = stuck.stderr.splitlines()[-1]
+    assert stuck.exit_code == 2 and stuck.stdout == ""
+    warning, last = stuck.stderr.splitlines()  # the hex's warning, then the one refusal
+    assert warning.startswith(f"bocage: warning: {save}: hex 2317")
     assert last.startswith(f"bocage: {save}: query: unit '2 Rgr': hex 2317 holds units of both")
     assert last.endswith("so its move is not answered (000 §5.2d)")
 
