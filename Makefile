@@ -51,9 +51,17 @@ demo: $(STAMP)
 	@echo "   digitized.json, overlay.png, digitized.geojson, validation.html, counters/,"
 	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
+# The tests that drive Chromium (marked `browser`) run in a process of their own beside
+# the rest; their output follows the rest's, and either failing fails the target.
 test: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m pytest -q
+	@mkdir -p build
+	@$(PY) -m pytest -q -m browser -p no:cacheprovider > build/browser-tests.log 2>&1 & \
+	browser=$$!; \
+	$(PY) -m pytest -q -m "not browser"; rest=$$?; \
+	wait $$browser; status=$$?; \
+	echo "== tests that drive Chromium =="; cat build/browser-tests.log; \
+	test $$rest -eq 0 && test $$status -eq 0
 
 bench: $(STAMP)
 	$(PY) bench/run.py

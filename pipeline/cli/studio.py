@@ -48,7 +48,6 @@ def studio(folder: Path, scan: Path | None, port: int, no_browser: bool) -> None
 
     workspace = Workspace(folder, scan)
     server = StudioServer(workspace, port)
-    server.read_in_background()
     click.echo(f"bocage studio: {workspace.map_path} on {workspace.scan_path}")
     click.echo(f"open {server.url}  (Ctrl+C stops)")
     if not no_browser:

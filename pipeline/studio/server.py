@@ -189,12 +189,6 @@ class StudioServer:
         """The opening address, token included."""
         return f"http://{HOST}:{self.port}/?token={self.token}"
 
-    def read_in_background(self) -> threading.Thread:
-        """Start reading the scan now, so the reading is ready when the page asks."""
-        thread = threading.Thread(target=self.workspace.reading, daemon=True)
-        thread.start()
-        return thread
-
     def run(self) -> None:
         """Serve in the foreground until interrupted."""
         self._server.run(sockets=[self._socket])

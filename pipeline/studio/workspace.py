@@ -226,17 +226,15 @@ class Workspace:
         with self._lock:
             if self._state is not None and self._state[0] == self.version:
                 return self._state[1]
-            doc = self.document()
-            state = _State(doc, self._findings(doc))
+            data = self.document_data()
+            # validate loads the document itself: its map is the document (loaded once).
+            result = validate_data(data, file=str(self.map_path), facts=self.facts)
+            found = list(result.findings)
+            if self.typed is not None:
+                found += diff_maps(self.typed, result.the_map).findings
+            state = _State(result.the_map, sort_findings(found))
             self._state = (self.version, state)
             return state
-
-    def _findings(self, doc: MapData) -> list[Finding]:
-        data = json.loads(dumps(doc))
-        found = list(validate_data(data, file=str(self.map_path), facts=self.facts).findings)
-        if self.typed is not None:
-            found += diff_maps(self.typed, doc).findings
-        return sort_findings(found)
 
     def hex_values(self) -> dict[str, tuple[tuple[str, ...], float | None, str]]:
         """Hex id -> (terrain, confidence, provenance) as the document will say."""
@@ -285,7 +283,11 @@ class Workspace:
     # -- the document ----------------------------------------------------------------
 
     def document(self) -> MapData:
-        """The map document the current reading and edits make."""
+        """The map document the current reading and edits make (checked as it loads)."""
+        return map_from_data(self.document_data(), str(self.map_path))
+
+    def document_data(self) -> dict[str, Any]:
+        """The map document as plain JSON data."""
         reading = self.reading()
         data: dict[str, Any] = json.loads(dumps(self.opened))
         board = data["boards"][0]
@@ -309,7 +311,7 @@ class Workspace:
         data["hexsides"] = [_hexside_entry(self.grid, key, features, provenance)
                             for key, (features, provenance) in
                             sorted(self.hexside_values().items())]
-        return map_from_data(data, str(self.map_path))
+        return data
 
     # -- edits -------------------------------------------------------------------------
 
@@ -455,7 +457,7 @@ class Workspace:
                 raise EditConflict(f"{self.map_path}: changed on disk since the studio opened"
                                    " it; nothing was written (restart the studio to see the"
                                    " file as it is now)")
-            text = dumps(self.state().document)
+            text = dumps(self.document())
             if self.map_path.exists():
                 write_bytes_atomic(self.map_path.with_name(MAP_FILE + BACKUP_SUFFIX),
                                    self.map_path.read_bytes())

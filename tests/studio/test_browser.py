@@ -116,7 +116,6 @@ def session(chromium, tmp_path_factory) -> Iterator[tuple[Page, StudioServer]]:
     text = (folder / "map.json").read_text()
     (folder / "map.json").write_text(text.replace('"#5b8a3c"', f'"{WRONG_WOODS}"', 1))
     server = StudioServer(Workspace(folder))
-    server.read_in_background()
     with server:
         page = Page(chromium.new_page())
         page.open(server.url)
@@ -194,7 +193,7 @@ def test_a_builder_checks_the_demo_map_in_the_studio(session, demo_truth):
     zoom = page.page.evaluate("window.studio.viewer.viewport.getZoom()")
     page.page.click("#findings li:first-child button")
     page.page.wait_for_function(f"window.studio.selected === '{finding['hexes'][0]}'")
-    page.page.wait_for_function(f"window.studio.viewer.viewport.getZoom() > {zoom * 2}")
+    page.page.wait_for_function(f"window.studio.viewer.viewport.getZoom() > {zoom * 1.5}")
 
     # Layers: the terrain tint goes when its layer is off.
     page.page.click("#layer-terrain")

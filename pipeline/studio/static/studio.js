@@ -195,9 +195,10 @@
       ctx.strokeStyle = "rgba(20,20,20,0.7)"; ctx.lineWidth = px;
       for (const hx of shown) { path(hx, 1); ctx.stroke(); }
       if (hw * t.s > 42) {
-        ctx.fillStyle = "#111"; ctx.textAlign = "center"; ctx.textBaseline = "top";
+        // At the foot of the hex: maps print their own ids at the top.
+        ctx.fillStyle = "#111"; ctx.textAlign = "center"; ctx.textBaseline = "bottom";
         ctx.font = `${Math.min(13 * px, hw * 0.2)}px sans-serif`;
-        for (const hx of shown) ctx.fillText(hx.id, hx.centre[0], hx.centre[1] - hw * 0.42);
+        for (const hx of shown) ctx.fillText(hx.id, hx.centre[0], hx.centre[1] + hw * 0.45);
       }
     }
     if (layer("symbols")) {
@@ -211,7 +212,7 @@
         if (hx.name && hw * t.s > 60) {
           ctx.fillStyle = "#111"; ctx.textAlign = "center"; ctx.textBaseline = "top";
           ctx.font = `italic ${Math.min(12 * px, hw * 0.16)}px sans-serif`;
-          ctx.fillText(hx.name, hx.centre[0], hx.centre[1] + hw * 0.18);
+          ctx.fillText(hx.name, hx.centre[0], hx.centre[1] + hw * 0.05);
         }
       }
     }
@@ -318,7 +319,7 @@
     const hx = studio.state.hexes[i];
     const vp = studio.viewer.viewport;
     const hw = studio.state.grid.hexWidth;
-    const rect = vp.imageToViewportRectangle(hx.centre[0] - 4 * hw, hx.centre[1] - 3 * hw, 8 * hw, 6 * hw);
+    const rect = vp.imageToViewportRectangle(hx.centre[0] - 6 * hw, hx.centre[1] - 4 * hw, 12 * hw, 8 * hw);
     vp.fitBounds(rect);
     select(id);
   }
@@ -447,14 +448,19 @@
     canvas.id = "overlay";
     viewer.element.appendChild(canvas);
     studio.canvas = canvas;
-    viewer.world.addHandler("add-item", event => {
-      event.item.addHandler("fully-loaded-change", e => {
-        if (e.fullyLoaded && !studio.scanLoaded) {
-          studio.scanLoaded = true;
-          studio.firstView = performance.now();
-          document.body.dataset.scan = "shown";
-        }
+    // The reading is asked for once the scan is on screen (or after a few seconds):
+    // the scan first, then the reading, never the two fighting over the machine.
+    const shown = new Promise(resolve => {
+      viewer.world.addHandler("add-item", event => {
+        event.item.addHandler("fully-loaded-change", e => {
+          if (e.fullyLoaded && !studio.scanLoaded) {
+            studio.scanLoaded = true;
+            document.body.dataset.scan = "shown";
+            resolve();
+          }
+        });
       });
+      setTimeout(resolve, 5000);
     });
     viewer.addHandler("update-viewport", draw);
     viewer.addHandler("resize", draw);
@@ -476,6 +482,7 @@
     });
     setMode("terrain");
     say("reading the scan ...");
+    await shown;
     setState(await api("api/state"));
     say(`${studio.state.hexes.length} hexes read; ${studio.state.unsure.length} unsure.`);
   }
