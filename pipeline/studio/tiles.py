@@ -4,8 +4,8 @@ The viewer (OpenSeadragon) shows a big scan by fetching only the square tiles of
 level of detail it is looking at, the Deep Zoom layout: level ``max_level`` is the scan
 itself, each level below is half the size of the one above (rounded up), down to 1 x 1
 pixel; a tile is ``tile_size`` pixels square plus ``overlap`` pixels shared with each
-neighbour. Levels are made when first asked for, each by halving the one above with
-area averaging (OpenCV), and tiles are encoded as JPEG when asked for and kept, so the
+neighbour. Levels are made when first asked for, each by halving the one above: each pixel is the mean of a
+2 x 2 block (:func:`halve`), and tiles are encoded as JPEG when asked for and kept, so the
 first view of a 70-Mpx scan costs one pass of halvings and a few dozen small JPEGs,
 never a tile set written to disk.
 
@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from pipeline.errors import ImageError
 
-__all__ = ["TILE_OVERLAP", "TILE_SIZE", "Pyramid"]
+__all__ = ["TILE_OVERLAP", "TILE_SIZE", "Pyramid", "halve"]
 
 U8 = NDArray[np.uint8]
 
@@ -119,8 +119,33 @@ class Pyramid:
             above = min(k for k in self._levels if k > level)
             pixels = self._levels[above]
             for k in range(above - 1, level - 1, -1):
-                w, h = self.level_size(k)
-                pixels = np.asarray(cv2.resize(pixels, (w, h), interpolation=cv2.INTER_AREA),
-                                    np.uint8)
+                pixels = halve(pixels)
                 self._levels[k] = pixels
             return pixels
+
+
+def halve(pixels: U8) -> U8:
+    """An image half the size (rounded up): the mean of each 2 x 2 block of pixels.
+
+    OpenCV's bilinear resize at exactly half samples midway between pixel pairs, which is
+    that mean, several times faster than its area resampling on a 70-Mpx scan. An odd
+    last row or column is halved along its length only.
+
+    >>> halve(np.array([[[0], [2], [7]], [[4], [6], [9]]], np.uint8)[..., [0, 0, 0]])[..., 0]
+    array([[3, 8]], dtype=uint8)
+    """
+    h, w = pixels.shape[:2]
+    hh, hw = h // 2, w // 2
+    out = np.empty((h - hh, w - hw, pixels.shape[2]), np.uint8)
+    if hh and hw:
+        out[:hh, :hw] = cv2.resize(pixels[:2 * hh, :2 * hw], (hw, hh),
+                                   interpolation=cv2.INTER_LINEAR)
+    if w % 2 and hh:
+        out[:hh, hw] = cv2.resize(pixels[:2 * hh, w - 1:], (1, hh),
+                                  interpolation=cv2.INTER_LINEAR).reshape(hh, -1)
+    if h % 2 and hw:
+        out[hh, :hw] = cv2.resize(pixels[h - 1:, :2 * hw], (hw, 1),
+                                  interpolation=cv2.INTER_LINEAR).reshape(hw, -1)
+    if h % 2 and w % 2:
+        out[hh, hw] = pixels[h - 1, w - 1]
+    return out

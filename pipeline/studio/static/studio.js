@@ -184,8 +184,9 @@
       ctx.closePath();
     };
     if (layer("terrain")) {
-      ctx.globalAlpha = 0.42;
+      // The surer the reading, the stronger its colour (a person's word counts as sure).
       for (const hx of shown) {
+        ctx.globalAlpha = 0.2 + 0.3 * (hx.confidence === null ? 1 : hx.confidence);
         ctx.fillStyle = studio.terrainColour.get(hx.terrain[0]) || "#888";
         path(hx, 0.82); ctx.fill();
       }
