@@ -58,7 +58,15 @@ from pipeline.digitize.outputs import UNSURE
 from pipeline.errors import BocageError, DataError, GridError, ImageError
 from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex, HexGrid, Hexside
-from pipeline.model import Facts, MapData, dumps, load_facts, map_from_data, read_json
+from pipeline.model import (
+    Facts,
+    HexsideEntry,
+    MapData,
+    dumps,
+    load_facts,
+    map_from_data,
+    read_json,
+)
 from pipeline.studio.edits import Edit, EditLog, Overrides, Point, TerrainWord
 from pipeline.studio.guard import inside
 from pipeline.studio.reading import locate_grid, read_scan, saved_grid
@@ -128,9 +136,10 @@ class Workspace:
                                             str(self.map_path))
         self._saved_layout = (grid_from_spec(board.grid, str(self.map_path))
                               if layout is not None else None)
-        self.typed: MapData | None = self.opened if _typed(self.opened) else None
-        self.log = EditLog(_overrides(self.opened))
-        self._saved_sides = _saved_hexsides(self.opened) if layout is not None else None
+        self.typed: MapData | None = self.opened if _typed(self.opened, self.grid) else None
+        self.log = EditLog(_overrides(self.opened, self.grid))
+        self._saved_sides = (_saved_hexsides(self.opened, self.grid) if layout is not None
+                             else None)
         self.version = 0
         self.saved_version = 0
         self._lock = threading.RLock()
@@ -295,7 +304,11 @@ class Workspace:
         if self.scan_path.is_relative_to(self.folder):
             board["image"] = self.scan_path.relative_to(self.folder).as_posix()
         digitized = reading.map.hexes
-        hexes: dict[str, Any] = {}
+        # The studio reads the first board; the others' entries stay as they were.
+        hexes: dict[str, Any] = {i: e for i, e in data.get("hexes", {}).items()
+                                 if not self.grid.has_id(i)}
+        others = [s for s in data.get("hexsides", [])
+                  if not any(self.grid.has_id(i) for i in s.get("hexes") or [s.get("hex")])]
         for hex_id, (terrain, _, provenance) in self.hex_values().items():
             old = self.opened.hexes.get(hex_id)
             entry: dict[str, Any] = {"terrain": list(terrain), "provenance": provenance}
@@ -308,9 +321,9 @@ class Workspace:
                 entry |= kept
             hexes[hex_id] = entry
         data["hexes"] = hexes
-        data["hexsides"] = [_hexside_entry(self.grid, key, features, provenance)
-                            for key, (features, provenance) in
-                            sorted(self.hexside_values().items())]
+        data["hexsides"] = others + [_hexside_entry(self.grid, key, features, provenance)
+                                     for key, (features, provenance) in
+                                     sorted(self.hexside_values().items())]
         return data
 
     # -- edits -------------------------------------------------------------------------
@@ -526,29 +539,35 @@ def _fingerprint(path: Path) -> str | None:
         return None
 
 
-def _typed(the_map: MapData) -> bool:
-    """Whether a person typed (some of) the map: entries with no provenance."""
-    return (any(e.provenance is None for e in the_map.hexes.values())
-            or any(s.provenance is None for s in the_map.hexsides))
+def _on(grid: HexGrid, side: HexsideEntry) -> bool:
+    """Whether a hexside entry touches the board the studio reads."""
+    return any(grid.has_id(i) for i in side.key() if i not in grid.direction_names)
 
 
-def _overrides(the_map: MapData) -> Overrides:
-    """The person's word a map.json carries: labelled and corrected entries."""
+def _typed(the_map: MapData, grid: HexGrid) -> bool:
+    """Whether a person typed (some of) the board: entries with no provenance."""
+    return (any(e.provenance is None for i, e in the_map.hexes.items() if grid.has_id(i))
+            or any(s.provenance is None for s in the_map.hexsides if _on(grid, s)))
+
+
+def _overrides(the_map: MapData, grid: HexGrid) -> Overrides:
+    """The person's word a map.json carries for the board: labelled and corrected entries."""
     terrain: dict[str, TerrainWord] = {}
     for hex_id, entry in the_map.hexes.items():
-        if entry.provenance in ("labelled", "corrected"):
+        if entry.provenance in ("labelled", "corrected") and grid.has_id(hex_id):
             terrain[hex_id] = (entry.terrain[0], entry.provenance)
     sides = {"/".join(s.key()): tuple(sorted(s.features)) for s in the_map.hexsides
-             if s.provenance == "corrected"}
+             if s.provenance == "corrected" and _on(grid, s)}
     return Overrides(terrain=terrain, hexsides=sides)
 
 
-def _saved_hexsides(the_map: MapData) -> dict[str, tuple[str, ...]] | None:
-    """The hexsides of a map the studio saved (every entry says who says so), else ``None``."""
-    if not the_map.hexsides or any(s.provenance is None for s in the_map.hexsides):
+def _saved_hexsides(the_map: MapData, grid: HexGrid) -> dict[str, tuple[str, ...]] | None:
+    """The board's hexsides as the studio saved them (each entry says who says so), or
+    ``None`` for a map whose hexsides were typed."""
+    mine = [s for s in the_map.hexsides if _on(grid, s)]
+    if not mine or any(s.provenance is None for s in mine):
         return None
-    return {"/".join(s.key()): tuple(sorted(s.features)) for s in the_map.hexsides
-            if s.provenance == "read"}
+    return {"/".join(s.key()): tuple(sorted(s.features)) for s in mine if s.provenance == "read"}
 
 
 def _hexside_entry(grid: HexGrid, key: str, features: tuple[str, ...], provenance: str

@@ -66,3 +66,18 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     assert missing.exit_code == 2 and "nope.jpg: no such file" in missing.output
     assert (folder / "map.json").read_bytes() == before
     assert not Path(folder / "map.json.bak").exists()
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(tmp_path):
+    import socket
+
+    folder = copy_demo(tmp_path / "demo")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["studio", str(folder), "--port", str(port),
+                                          "--no-browser"])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"bocage: cannot listen on 127.0.0.1:{port}")
+    assert result.output.count("\n") == 1

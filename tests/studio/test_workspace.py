@@ -231,3 +231,32 @@ def test_opening_refuses_a_folder_without_map_or_scan(tmp_path):
     broken.write_bytes((Path(__file__).parents[2] / "maps" / "demo" / "scan.jpg").read_bytes()[:5000])
     with pytest.raises(ImageError, match="truncated"):
         Workspace(folder, broken)
+
+
+def test_the_other_boards_of_a_map_are_kept_as_they_were(tmp_path):
+    folder = copy_demo(tmp_path / "two")
+    (folder / "facts.json").unlink()  # its ids are the one-board ones
+    data = read_json(folder / "map.json")
+    data["boards"][0]["grid"]["numbering"]["prefix"] = "A"
+    data["hexes"] = {f"A{k}": v for k, v in data["hexes"].items()}
+    for side in data["hexsides"]:
+        if "hexes" in side:
+            side["hexes"] = [f"A{i}" for i in side["hexes"]]
+        else:
+            side["hex"] = f"A{side['hex']}"
+    for place in data["locations"]:
+        place["hexes"] = [f"A{i}" for i in place["hexes"]]
+    data["boards"].append({"name": "east", "grid": {
+        "orientation": "flat", "numbering": {"stagger": "even-down", "prefix": "B"},
+        "cols": 3, "rows": 3}})
+    data["hexes"]["B0101"] = {"terrain": ["woods"], "name": "kept"}
+    data["hexsides"].append({"hexes": ["B0101", "B0102"], "features": ["river"]})
+    (folder / "map.json").write_text(json.dumps(data))
+    workspace = Workspace(folder)
+    assert len(workspace.hex_values()) == 550 and "A0110" in workspace.hex_values()
+    workspace.set_terrain("A0101", "rough", 0)
+    saved = load_map(workspace.save(1))
+    assert saved.hexes["B0101"].name == "kept" and saved.hexes["B0101"].provenance is None
+    assert ["B0101", "B0102"] in [s.hexes for s in saved.hexsides]
+    assert saved.hexes["A0101"].provenance == "corrected"
+    assert sum(1 for i in saved.hexes if i.startswith("A")) == 550
