@@ -47,11 +47,17 @@ class Overrides:
     anchors: dict[str, Point] = field(default_factory=dict)
 
     def labels(self) -> dict[str, list[str]]:
-        """Terrain -> the hexes a person gave it (sorted): the digitizer's examples."""
+        """Terrain -> the hexes a person labelled with it, confirming the reading (sorted)."""
         out: dict[str, list[str]] = {}
-        for hex_id, (terrain, _) in sorted(self.terrain.items()):
-            out.setdefault(terrain, []).append(hex_id)
+        for hex_id, (terrain, provenance) in sorted(self.terrain.items()):
+            if provenance == "labelled":
+                out.setdefault(terrain, []).append(hex_id)
         return out
+
+    def corrections(self) -> dict[str, str]:
+        """Hex id -> the terrain a person corrected the reading to."""
+        return {hex_id: terrain for hex_id, (terrain, provenance) in sorted(self.terrain.items())
+                if provenance == "corrected"}
 
     def with_value(self, kind: EditKind, key: str, value: Value) -> Overrides:
         """A copy with one value set (``None`` removes a hex's or hexside's override)."""

@@ -74,9 +74,9 @@ def saved_grid(grid: HexGrid) -> GridFit:
 
 
 def read_scan(pixels: NDArray[np.uint8], legend: Legend, fit: GridFit,
-              labels: Mapping[str, Sequence[str]], *, source: str | None = None
-              ) -> Digitization:
-    """Terrain and hexsides of every hex on a located grid, taught by a person's labels.
+              samples: Mapping[str, Sequence[str]], checked: Mapping[str, str], *,
+              source: str | None = None) -> Digitization:
+    """Terrain and hexsides of every hex on a located grid, taught by what a person said.
 
     Parameters
     ----------
@@ -86,11 +86,17 @@ def read_scan(pixels: NDArray[np.uint8], legend: Legend, fit: GridFit,
         The map's terrain and feature vocabulary with their printed colours.
     fit
         The grid on the scan (not searched for again).
-    labels
-        Terrain -> hex ids a person gave that terrain (labelled or corrected): the
+    samples
+        Terrain -> ids of hexes a person labelled with it (confirming the reading): the
         digitizer's examples of what each terrain looks like on this scan.
+    checked
+        Hex id -> terrain a person corrected it to.
     source
         The scan's name, for messages and the map document.
     """
-    samples = {terrain: list(ids) for terrain, ids in labels.items() if ids}
-    return digitize_scan(pixels, legend, fit=fit, samples=samples, source=source)
+    # The digitizer takes every example as a sample of its terrain (--sample); the
+    # corrected hexes are examples as good as the labelled ones.
+    taught: dict[str, list[str]] = {t: list(ids) for t, ids in samples.items() if ids}
+    for hex_id, terrain in sorted(checked.items()):
+        taught.setdefault(terrain, []).append(hex_id)
+    return digitize_scan(pixels, legend, fit=fit, samples=taught, source=source)

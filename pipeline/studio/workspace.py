@@ -222,7 +222,8 @@ class Workspace:
 
     def _read(self, overrides: Overrides) -> Digitization:
         fit = self._fit(overrides.anchors)
-        return read_scan(self.pixels, self.legend, fit, overrides.labels(), source=self.source)
+        return read_scan(self.pixels, self.legend, fit, overrides.labels(),
+                         overrides.corrections(), source=self.source)
 
     # -- what the page shows -------------------------------------------------------
 

@@ -203,7 +203,7 @@ def test_export_writes_geojson_and_overlay_inside_the_folder_only(mistaught, dem
     assert len(props) == 550 and props[woods[5]]["terrain"] == ["woods"]
     picture = cv2.imread(str(written[1]))
     assert picture.shape[:2] == workspace.pixels.shape[:2]
-    for name in ("../outside.geojson", "/tmp/elsewhere.geojson"):
+    for name in ("../outside.geojson", str(mistaught.parent.parent / "elsewhere.geojson")):
         with pytest.raises(DataError, match="outside the game folder"):
             workspace.export(name, "overlay2.png")
     with pytest.raises(DataError, match="overwrite"):
