@@ -5,6 +5,8 @@ A local web application over one game folder and a scan of its map:
 * :mod:`~pipeline.studio.workspace` holds the map being checked: the scan, the
   digitizer's reading, a person's edits and the findings, and saves map.json;
 * :mod:`~pipeline.studio.reading` is the one place the digitizer is called;
+* :mod:`~pipeline.studio.document` makes the map.json it saves, and reads a person's
+  word back from one;
 * :mod:`~pipeline.studio.edits` keeps what a person changed, with undo and redo;
 * :mod:`~pipeline.studio.view` is what the page is sent;
 * :mod:`~pipeline.studio.tiles` cuts the scan into the viewer's deep-zoom tiles;

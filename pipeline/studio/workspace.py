@@ -31,12 +31,11 @@ it. Saving is checked the same way against the file on disk.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,12 +59,19 @@ from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import (
     Facts,
-    HexsideEntry,
     MapData,
     dumps,
     load_facts,
     map_from_data,
     read_json,
+)
+from pipeline.studio.document import (
+    HexValue,
+    SideValue,
+    build_document,
+    is_typed,
+    person_word,
+    saved_hexsides,
 )
 from pipeline.studio.edits import Edit, EditLog, Overrides, Point, TerrainWord
 from pipeline.studio.guard import inside
@@ -73,8 +79,6 @@ from pipeline.studio.reading import locate_grid, read_scan, saved_grid
 from pipeline.validate import Finding, diff_maps, sort_findings, validate_data
 
 __all__ = ["BACKUP_SUFFIX", "EditConflict", "Workspace"]
-
-T = TypeVar("T")
 
 BACKUP_SUFFIX = ".bak"
 MAP_FILE = "map.json"
@@ -136,9 +140,9 @@ class Workspace:
                                             str(self.map_path))
         self._saved_layout = (grid_from_spec(board.grid, str(self.map_path))
                               if layout is not None else None)
-        self.typed: MapData | None = self.opened if _typed(self.opened, self.grid) else None
-        self.log = EditLog(_overrides(self.opened, self.grid))
-        self._saved_sides = (_saved_hexsides(self.opened, self.grid) if layout is not None
+        self.typed: MapData | None = self.opened if is_typed(self.opened, self.grid) else None
+        self.log = EditLog(person_word(self.opened, self.grid))
+        self._saved_sides = (saved_hexsides(self.opened, self.grid) if layout is not None
                              else None)
         self.version = 0
         self.saved_version = 0
@@ -246,11 +250,11 @@ class Workspace:
             self._state = (self.version, state)
             return state
 
-    def hex_values(self) -> dict[str, tuple[tuple[str, ...], float | None, str]]:
+    def hex_values(self) -> dict[str, HexValue]:
         """Hex id -> (terrain, confidence, provenance) as the document will say."""
         reading = self.reading()
         grid = reading.fit.grid
-        out: dict[str, tuple[tuple[str, ...], float | None, str]] = {}
+        out: dict[str, HexValue] = {}
         person = self.log.overrides.terrain
         for h, t in reading.terrain.items():
             hex_id = grid.id(h)
@@ -261,7 +265,7 @@ class Workspace:
                 out[hex_id] = (t.terrain, t.confidence, "read")
         return out
 
-    def hexside_values(self) -> dict[str, tuple[tuple[str, ...], str]]:
+    def hexside_values(self) -> dict[str, SideValue]:
         """Hexside id -> (features, provenance) for every hexside that has features."""
         out = {k: (v, "read") for k, v in self._baseline_sides().items()}
         for key, features in self.log.overrides.hexsides.items():
@@ -299,33 +303,10 @@ class Workspace:
     def document_data(self) -> dict[str, Any]:
         """The map document as plain JSON data."""
         reading = self.reading()
-        data: dict[str, Any] = json.loads(dumps(self.opened))
-        board = data["boards"][0]
-        board["grid"] = json.loads(dumps(reading.map.boards[0].grid))
-        if self.scan_path.is_relative_to(self.folder):
-            board["image"] = self.scan_path.relative_to(self.folder).as_posix()
-        digitized = reading.map.hexes
-        # The studio reads the first board; the others' entries stay as they were.
-        hexes: dict[str, Any] = {i: e for i, e in data.get("hexes", {}).items()
-                                 if not self.grid.has_id(i)}
-        others = [s for s in data.get("hexsides", [])
-                  if not any(self.grid.has_id(i) for i in s.get("hexes") or [s.get("hex")])]
-        for hex_id, (terrain, _, provenance) in self.hex_values().items():
-            old = self.opened.hexes.get(hex_id)
-            entry: dict[str, Any] = {"terrain": list(terrain), "provenance": provenance}
-            if provenance == "read":
-                read = digitized[hex_id]
-                entry |= {"fractions": read.fractions, "confidence": read.confidence}
-            if old is not None:
-                kept = old.model_dump(include={"elevation", "name", "features", "note"},
-                                      exclude_defaults=True)
-                entry |= kept
-            hexes[hex_id] = entry
-        data["hexes"] = hexes
-        data["hexsides"] = others + [_hexside_entry(self.grid, key, features, provenance)
-                                     for key, (features, provenance) in
-                                     sorted(self.hexside_values().items())]
-        return data
+        image = (self.scan_path.relative_to(self.folder).as_posix()
+                 if self.scan_path.is_relative_to(self.folder) else None)
+        return build_document(self.opened, reading, self.hex_values(), self.hexside_values(),
+                              image=image)
 
     # -- edits -------------------------------------------------------------------------
 
@@ -538,43 +519,3 @@ def _fingerprint(path: Path) -> str | None:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except FileNotFoundError:
         return None
-
-
-def _on(grid: HexGrid, side: HexsideEntry) -> bool:
-    """Whether a hexside entry touches the board the studio reads."""
-    return any(grid.has_id(i) for i in side.key() if i not in grid.direction_names)
-
-
-def _typed(the_map: MapData, grid: HexGrid) -> bool:
-    """Whether a person typed (some of) the board: entries with no provenance."""
-    return (any(e.provenance is None for i, e in the_map.hexes.items() if grid.has_id(i))
-            or any(s.provenance is None for s in the_map.hexsides if _on(grid, s)))
-
-
-def _overrides(the_map: MapData, grid: HexGrid) -> Overrides:
-    """The person's word a map.json carries for the board: labelled and corrected entries."""
-    terrain: dict[str, TerrainWord] = {}
-    for hex_id, entry in the_map.hexes.items():
-        if entry.provenance in ("labelled", "corrected") and grid.has_id(hex_id):
-            terrain[hex_id] = (entry.terrain[0], entry.provenance)
-    sides = {"/".join(s.key()): tuple(sorted(s.features)) for s in the_map.hexsides
-             if s.provenance == "corrected" and _on(grid, s)}
-    return Overrides(terrain=terrain, hexsides=sides)
-
-
-def _saved_hexsides(the_map: MapData, grid: HexGrid) -> dict[str, tuple[str, ...]] | None:
-    """The board's hexsides as the studio saved them (each entry says who says so), or
-    ``None`` for a map whose hexsides were typed."""
-    mine = [s for s in the_map.hexsides if _on(grid, s)]
-    if not mine or any(s.provenance is None for s in mine):
-        return None
-    return {"/".join(s.key()): tuple(sorted(s.features)) for s in mine if s.provenance == "read"}
-
-
-def _hexside_entry(grid: HexGrid, key: str, features: tuple[str, ...], provenance: str
-                   ) -> dict[str, Any]:
-    first, _, second = key.partition("/")
-    if second in grid.direction_names:
-        return {"hex": first, "direction": second, "features": list(features),
-                "provenance": provenance}
-    return {"hexes": [first, second], "features": list(features), "provenance": provenance}
