@@ -83,7 +83,8 @@ def create_app(workspace: Workspace, token: str, port: int) -> Guard:
                 body = await request.json()
             except (json.JSONDecodeError, UnicodeDecodeError):
                 return JSONResponse({"error": "the request body is not JSON"}, status_code=400)
-            if not isinstance(body, dict) or not isinstance(body.get("version"), int):
+            version = body.get("version") if isinstance(body, dict) else None
+            if not isinstance(version, int) or isinstance(version, bool):
                 return JSONResponse({"error": "the request needs the page's version"},
                                     status_code=400)
 

@@ -62,6 +62,11 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     assert result.exit_code == 2 and result.output.count("\n") == 1
     assert str(bad) in result.output
     before = (folder / "map.json").read_bytes()
+    broken = copy_demo(tmp_path / "broken")
+    (broken / "map.json").write_text('{"kind": "map", "game": ')
+    bad_map = runner.invoke(cli, ["studio", str(broken), "--no-browser"])
+    assert bad_map.exit_code == 2 and bad_map.output.count("\n") == 1
+    assert bad_map.output.startswith(f"bocage: {broken / 'map.json'}")
     missing = runner.invoke(cli, ["studio", str(folder), "--scan", "nope.jpg", "--no-browser"])
     assert missing.exit_code == 2 and "nope.jpg: no such file" in missing.output
     assert (folder / "map.json").read_bytes() == before

@@ -112,11 +112,26 @@ def test_an_edit_answers_with_the_new_state_and_a_stale_one_with_409(client):
     ({"hex": "0101", "terrain": "woods"}, "version"),
     ({"hex": "9999", "terrain": "woods", "version": -1}, "since this page saw it"),
     ({"terrain": "woods", "version": None}, "version"),
+    ({"hex": "0101", "terrain": "woods", "version": True}, "version"),
 ])
 def test_bad_requests_say_what_is_wrong(client, body, message):
     response = client.post("/api/terrain", headers=auth(), json=body)
     assert response.status_code in (400, 409)
     assert message in response.json()["error"]
+
+
+@pytest.mark.parametrize("path, body, message", [
+    ("/api/terrain", {"hex": 101, "terrain": "woods"}, "hex '101' is not on the map"),
+    ("/api/anchor", {"hex": "0101", "x": "left", "y": 3}, "bad request"),
+    ("/api/anchor", {"hex": "0101", "y": 3}, "lacks 'x'"),
+    ("/api/hexside", {"hex": "0101", "direction": [1], "feature": "river"}, "direction"),
+    ("/api/hexside", {"hex": "0101", "direction": 9, "feature": "river"}, "direction"),
+])
+def test_wrong_types_in_a_change_are_refused(client, path, body, message):
+    version = client.get("/api/state", headers=auth()).json()["version"]
+    response = client.post(path, headers=auth(), json={**body, "version": version})
+    assert response.status_code == 400 and message in response.json()["error"]
+    assert client.get("/api/state", headers=auth()).json()["version"] == version
 
 
 def test_a_body_that_is_not_json_is_refused(client):
