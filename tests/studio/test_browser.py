@@ -6,7 +6,9 @@ column over moves the grid, and Undo puts it back; three woods hexes labelled wi
 keyboard teach the reading, and the other woods hexes turn to woods on the page; a river
 is toggled on a hexside; a finding clicked flies to its hex; the layers switch off;
 Save writes map.json; the page reloaded shows the edits; Ctrl+Z takes the river back;
-and a request without the token is refused. No console error along the way.
+and a request without the token is refused. No console error along the way. Then a
+second tab edits the map: the first tab's next edit is refused, it is shown the map with
+the other's edit, and made again both stand.
 
 Skipped only when Chromium or Playwright is missing and CI is not set; under CI that fails.
 """
@@ -235,3 +237,29 @@ def test_a_builder_checks_the_demo_map_in_the_studio(session, demo_truth):
 
 def _distance(a: list[float], b: list[float]) -> float:
     return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
+def test_two_tabs_on_one_map_do_not_lose_each_other_s_work(session, chromium):
+    first, server = session
+    second = Page(chromium.new_page())
+    second.open(server.url)
+    key = next(t["key"] for t in second.state()["terrainTypes"] if t["name"] == "rough")
+    second.click_hex("0303")
+    second.after_change(lambda: second.page.keyboard.press(key))
+    # The first tab still shows the map before that edit: its own edit is refused ...
+    first.click_hex("0404")
+    stale = first.state()["version"]
+    first.page.keyboard.press(key)
+    first.page.wait_for_function(
+        f"Number(document.body.dataset.version) > {stale} && document.body.dataset.busy === '0'",
+        timeout=WAIT)
+    assert "changed (in another tab?)" in first.page.text_content("#message")
+    shown = first.hexes()
+    assert shown["0303"]["terrain"] == ["rough"]  # ... and it now shows the other's edit
+    assert shown["0404"]["provenance"] == "read"
+    # Made again, it goes through, and both edits stand.
+    both = first.after_change(lambda: first.page.keyboard.press(key))
+    hexes = {h["id"]: h for h in both["hexes"]}
+    assert hexes["0303"]["terrain"] == hexes["0404"]["terrain"] == ["rough"]
+    assert [e for e in first.errors + second.errors if "403" not in e and "409" not in e] == []
+    second.page.close()
