@@ -29,18 +29,18 @@ from PIL import Image
 
 from pipeline.digitize import classify_hexes
 from pipeline.model import dumps, map_from_data
-from pipeline.render import RenderStyle, ScanOptions, render_map, sample_map, simulate_scan
+from pipeline.render import RenderStyle, render_map, sample_map, simulate_scan
 from pipeline.studio import StudioServer, Workspace, page_state
 
 try:  # run through bench/run.py, or directly as a script
+    from bench_digitize import COLS, HEX, ROWS, SCAN
     from run import Row, format_table
 except ImportError:  # pragma: no cover - imported as bench.bench_studio
+    from bench.bench_digitize import COLS, HEX, ROWS, SCAN
     from bench.run import Row, format_table
 
-COLS, ROWS, HEX = 46, 62, 160.0
+# The digitizer bench's map and scan, printed in flat fills: the colours map.json states.
 STYLE = RenderStyle(hex_size=HEX, margin=80.0, textured=False, ids=True, supersample=1, seed=7)
-SCAN = ScanOptions(rotation=1.5, perspective=0.002, light=0.2, yellowing=0.4, blur=1.2, noise=3,
-                   margin=24, seed=7)
 REPEAT = 3
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
