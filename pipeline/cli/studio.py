@@ -8,15 +8,15 @@ from pathlib import Path
 import click
 
 from pipeline.cli.options import HELP, OneLineErrors
+from pipeline.cli.paths import InputPath
 
 __all__ = ["studio"]
 
 
 @click.command(cls=OneLineErrors, short_help="Digitize, correct and check a map in the browser.",
                context_settings=HELP)
-@click.argument("folder", metavar="[GAME_FOLDER]", default=".",
-                type=click.Path(path_type=Path, file_okay=False, exists=True))
-@click.option("--scan", type=click.Path(path_type=Path, dir_okay=False),
+@click.argument("folder", metavar="[GAME_FOLDER]", default=".", type=InputPath("folder"))
+@click.option("--scan", type=InputPath("file"),
               help="The map scan (default: the image the map.json's board names).")
 @click.option("--port", default=8765, show_default=True, type=click.IntRange(0, 65535),
               help="Port on 127.0.0.1 (0: any free one).")
