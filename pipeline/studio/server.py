@@ -75,7 +75,10 @@ def create_app(workspace: Workspace, token: str, port: int) -> Guard:
                         headers={"Cache-Control": "private, max-age=3600"})
 
     async def state(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(page_state, workspace))
+        try:
+            return JSONResponse(await run_in_threadpool(page_state, workspace))
+        except BocageError as exc:  # the scan could not be read: say why on the page
+            return JSONResponse({"error": str(exc)}, status_code=400)
 
     def change(act: Callable[[Workspace, dict[str, Any]], object]) -> Handler:
         async def handle(request: Request) -> Response:

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +109,9 @@ class Workspace:
     scan
         The scan; by default the image the map's first board names (relative to the
         folder).
+    anchors
+        Hex id -> pixel centre on the scan, pinned from the start (for a scan whose grid
+        the digitizer cannot find alone).
 
     Raises
     ------
@@ -117,7 +120,8 @@ class Workspace:
         unreadable one.
     """
 
-    def __init__(self, folder: Path, scan: Path | None = None) -> None:
+    def __init__(self, folder: Path, scan: Path | None = None,
+                 anchors: Mapping[str, Point] | None = None) -> None:
         self.folder = folder.resolve()
         self.map_path = folder / MAP_FILE  # as given: messages name it so
         if not self.map_path.is_file():
@@ -141,7 +145,10 @@ class Workspace:
         self._saved_layout = (grid_from_spec(board.grid, str(self.map_path))
                               if layout is not None else None)
         self.typed: MapData | None = self.opened if is_typed(self.opened, self.grid) else None
-        self.log = EditLog(person_word(self.opened, self.grid))
+        word = person_word(self.opened, self.grid)
+        if anchors:
+            word = replace(word, anchors=dict(anchors))
+        self.log = EditLog(word)
         self._saved_sides = (saved_hexsides(self.opened, self.grid) if layout is not None
                              else None)
         self.version = 0

@@ -67,6 +67,10 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     bad_map = runner.invoke(cli, ["studio", str(broken), "--no-browser"])
     assert bad_map.exit_code == 2 and bad_map.output.count("\n") == 1
     assert bad_map.output.startswith(f"bocage: {broken / 'map.json'}")
+    anchor = runner.invoke(cli, ["studio", str(folder), "--anchor", "0101", "--no-browser"])
+    assert anchor.exit_code == 2
+    assert anchor.output == "bocage: --anchor: '0101' is not HEX=X,Y (the pixel centre of a hex,"\
+        " e.g. 0101=120.5,88)\n"
     missing = runner.invoke(cli, ["studio", str(folder), "--scan", "nope.jpg", "--no-browser"])
     assert missing.exit_code == 2 and "nope.jpg: no such file" in missing.output
     assert (folder / "map.json").read_bytes() == before

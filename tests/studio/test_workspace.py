@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from pipeline.errors import DataError, GridError, ImageError
@@ -260,3 +261,24 @@ def test_the_other_boards_of_a_map_are_kept_as_they_were(tmp_path):
     assert ["B0101", "B0102"] in [s.hexes for s in saved.hexsides]
     assert saved.hexes["A0101"].provenance == "corrected"
     assert sum(1 for i in saved.hexes if i.startswith("A")) == 550
+
+
+def test_a_scan_whose_grid_is_not_found_opens_with_anchors(tmp_path):
+    from starlette.testclient import TestClient
+
+    from pipeline.studio import create_app
+
+    folder = copy_demo(tmp_path / "blank")
+    paper = np.full((900, 860, 3), (236, 230, 205), np.uint8)  # paper, no grid printed
+    cv2.imwrite(str(folder / "scan.png"), paper)
+    (folder / "scan.jpg").unlink()
+    lost = Workspace(folder)
+    client = TestClient(create_app(lost, "t", 8765), base_url="http://127.0.0.1:8765")
+    refused = client.get("/api/state", headers={"X-Bocage-Token": "t"})
+    assert refused.status_code == 400 and "give anchors" in refused.json()["error"]
+    found = Workspace(folder, anchors={"0101": (40.0, 40.0), "2522": (820.0, 860.0)})
+    fit = found.fit()
+    assert fit.method.startswith("anchors")
+    centres = fit.centres([fit.grid.hex("0101"), fit.grid.hex("2522")])
+    assert abs(centres - np.array([[40.0, 40.0], [820.0, 860.0]])).max() < 1.0
+    assert len(found.hex_values()) == 550
