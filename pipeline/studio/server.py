@@ -178,6 +178,9 @@ class StudioServer:
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         try:
             self._socket.bind((HOST, port))
+            # Listening now: a browser opened on the printed address before the server
+            # runs waits in the queue instead of being refused.
+            self._socket.listen(128)
         except OSError as exc:
             self._socket.close()
             raise BocageError(f"cannot listen on {HOST}:{port} ({exc.strerror or exc});"

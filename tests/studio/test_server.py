@@ -145,3 +145,26 @@ def test_export_outside_the_folder_is_refused(client, workspace):
                            json={"geojson": "../../escape.geojson", "version": version})
     assert response.status_code == 400 and "outside the game folder" in response.json()["error"]
     assert not (workspace.folder.parent.parent / "escape.geojson").exists()
+
+
+def test_a_browser_that_asks_before_the_server_runs_is_answered(workspace):
+    import threading
+    import urllib.request
+
+    from pipeline.studio import StudioServer
+
+    server = StudioServer(workspace)
+    answers: list[int] = []
+
+    def ask() -> None:
+        with urllib.request.urlopen(server.url, timeout=60) as page:
+            answers.append(page.status)
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    asking.join(0.5)  # the address is printed and the browser opened before the server runs
+    assert asking.is_alive() and answers == []
+    server.start()
+    asking.join(60)
+    server.stop()
+    assert answers == [200]
