@@ -88,6 +88,9 @@ class Guard:
             assert self.app is not None
             await self.app(scope, receive, send)
             return
+        if scope["type"] != "http":  # the studio speaks plain HTTP only (no websockets)
+            await send({"type": "websocket.close", "code": 1008})
+            return
         why = self.refusal(scope)
         if why is not None:
             body = json.dumps({"error": why}).encode()

@@ -168,3 +168,12 @@ def test_a_browser_that_asks_before_the_server_runs_is_answered(workspace):
     asking.join(60)
     server.stop()
     assert answers == [200]
+
+
+def test_a_websocket_is_refused_even_with_the_token(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect("/", headers=auth()):
+            pass
+    assert refused.value.code == 1008
