@@ -52,11 +52,13 @@ demo: $(STAMP)
 	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
 # The tests that drive Chromium (marked `browser`) run in a process of their own beside
-# the rest; their output follows the rest's, and either failing fails the target.
+# the rest, with a temporary folder of their own (two runs cleaning one would collide);
+# their output follows the rest's, and either failing fails the target.
 test: $(STAMP)
 	$(PY) -m mypy
 	@mkdir -p build
-	@$(PY) -m pytest -q -m browser -p no:cacheprovider > build/browser-tests.log 2>&1 & \
+	@$(PY) -m pytest -q -m browser -p no:cacheprovider --basetemp=build/pytest-browser \
+	    > build/browser-tests.log 2>&1 & \
 	browser=$$!; \
 	$(PY) -m pytest -q -m "not browser"; rest=$$?; \
 	wait $$browser; status=$$?; \
