@@ -7,11 +7,13 @@ place it asks for them, so a change of the digitizer's API is a change here only
 * :func:`locate_grid`: the grid on the scan, found on the image or through the anchors
   a person placed (``bocage digitize --anchor``);
 * :func:`saved_grid`: the grid exactly as a map.json saved for this scan places it;
-* :func:`read_scan`: terrain and hexsides on a located grid, taught by the hexes a
-  person has given a terrain (``bocage digitize --sample``).
+* :class:`ScanReader`: terrain and hexsides on a located grid, taught by the hexes a
+  person has given a terrain (``bocage digitize --sample`` and ``--train``), with the hexes
+  whose label would help the reading most (``--suggest``).
 
-The scan, the fitted grid and the legend stay in memory between calls, so after a
-label only the reading itself is done again.
+The scan and the legend stay in memory, and each grid's hexes are prepared once (the
+digitizer's :class:`~pipeline.digitize.TerrainReader`: every hex resampled and described),
+so after a label only the learner and the hexside reader run again.
 """
 
 from __future__ import annotations
@@ -21,12 +23,25 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize import Digitization, GridFit, Legend, calibrate, digitize_scan
+from pipeline.digitize import (
+    Digitization,
+    GridFit,
+    Legend,
+    Teaching,
+    TerrainReader,
+    build_map,
+    calibrate,
+    detect_hexsides,
+)
+from pipeline.digitize.classify import learned_legend
+from pipeline.errors import DataError
 from pipeline.hexgrid import HexGrid
 
-__all__ = ["Point", "locate_grid", "read_scan", "saved_grid"]
+__all__ = ["SUGGESTED", "Point", "ScanReader", "locate_grid", "saved_grid"]
 
 Point = tuple[float, float]
+SUGGESTED = 10  # hexes the learner is asked to suggest labelling next
+_PREPARED = 3  # grids whose prepared hexes are kept (the current one and the last few)
 
 
 def locate_grid(pixels: NDArray[np.uint8], grid: HexGrid,
@@ -73,30 +88,81 @@ def saved_grid(grid: HexGrid) -> GridFit:
     return GridFit(grid, matrix, 0.0, 0, "layout as saved")
 
 
-def read_scan(pixels: NDArray[np.uint8], legend: Legend, fit: GridFit,
-              samples: Mapping[str, Sequence[str]], checked: Mapping[str, str], *,
-              source: str | None = None) -> Digitization:
-    """Terrain and hexsides of every hex on a located grid, taught by what a person said.
+class ScanReader:
+    """The digitizer's reading of one scan, each grid's hexes prepared once.
 
     Parameters
     ----------
     pixels
         The scan (RGB).
     legend
-        The map's terrain and feature vocabulary with their printed colours.
-    fit
-        The grid on the scan (not searched for again).
-    samples
-        Terrain -> ids of hexes a person labelled with it (confirming the reading): the
-        digitizer's examples of what each terrain looks like on this scan.
-    checked
-        Hex id -> terrain a person corrected it to.
+        The map's terrain and feature vocabulary with their printed colours (a terrain
+        without one is learnt from the hexes a person gives it).
     source
         The scan's name, for messages and the map document.
+
+    Examples
+    --------
+    ``reader.read(fit, {"woods": ["0412"]}, {"0415": "clear"})`` reads every hex of the
+    grid ``fit``, taught that 0412 shows woods (as the reading said) and 0415 clear (a
+    correction); a second call on the same ``fit`` learns again without resampling a hex.
     """
-    # The digitizer takes every example as a sample of its terrain (--sample); the
-    # corrected hexes are examples as good as the labelled ones.
-    taught: dict[str, list[str]] = {t: list(ids) for t, ids in samples.items() if ids}
-    for hex_id, terrain in sorted(checked.items()):
-        taught.setdefault(terrain, []).append(hex_id)
-    return digitize_scan(pixels, legend, fit=fit, samples=taught, source=source)
+
+    def __init__(self, pixels: NDArray[np.uint8], legend: Legend, *,
+                 source: str | None = None) -> None:
+        self.pixels, self.legend, self.source = pixels, legend, source
+        self._prepared: list[tuple[GridFit, TerrainReader]] = []
+
+    def prepared(self, fit: GridFit) -> TerrainReader:
+        """The grid's hexes resampled and described (once per grid; the last few kept)."""
+        for known, reader in self._prepared:
+            if known is fit:
+                return reader
+        reader = TerrainReader(self.pixels, fit, self.legend, source=self.source)
+        self._prepared = [(fit, reader), *self._prepared][:_PREPARED]
+        return reader
+
+    def read(self, fit: GridFit, labels: Mapping[str, Sequence[str]],
+             corrections: Mapping[str, str], *, suggest: int = SUGGESTED) -> Digitization:
+        """Terrain and hexsides of every hex on a located grid, taught by what a person said.
+
+        Parameters
+        ----------
+        fit
+            The grid on the scan (not searched for again).
+        labels
+            Terrain -> ids of hexes a person labelled with it (confirming the reading):
+            examples of what each terrain looks like on this scan (``--sample``).
+        corrections
+            Hex id -> terrain a person corrected it to: examples too, as a corrected
+            map's checked hexes are (``--train``).
+        suggest
+            How many hexes to suggest labelling next, best first (none of those a person
+            has given a terrain).
+
+        Raises
+        ------
+        DataError
+            A terrain with neither a printed colour nor a hex a person gave it; no example
+            of any terrain at all (blank paper, or colours that are all wrong).
+        """
+        teaching = Teaching(samples={t: list(ids) for t, ids in labels.items() if ids},
+                            checked=dict(corrections))
+        try:
+            read = self.prepared(fit).read(teaching)
+        except ValueError as exc:  # the learner found no example at all
+            if str(exc) != "no examples":
+                raise
+            raise DataError(self.legend.source, "terrain_types", "no hex shows a terrain's"
+                            " printed colour and no hex has been given one: give a few hexes"
+                            " their terrain (click a hex, press its key)") from None
+        # What follows is digitize_scan's tail, on the prepared reading.
+        legend = learned_legend(self.legend, read.terrain)
+        grid = fit.grid
+        given = [grid.hex(i) for ids in labels.values() for i in ids]
+        given += [grid.hex(i) for i in corrections]
+        suggestions = tuple(read.suggest(suggest, exclude=given)) if suggest else ()
+        fills = {h: (t.terrain[0], t.colour) for h, t in read.terrain.items()}
+        sides = detect_hexsides(self.pixels, fit, legend, read.light, fills)
+        doc = build_map(fit, read.terrain, sides, legend, source=self.source)
+        return Digitization(doc, fit, read.terrain, sides, legend, read.light, suggestions)

@@ -4,8 +4,9 @@
 hex's id, centre and six corners, clockwise from the corner before the first
 direction, so a hex's side toward direction ``d`` runs from corner ``d - 1`` to corner
 ``d``), each hex's terrain, confidence and provenance, the hexsides that have features,
-the hex symbols and names, the anchors, the findings, the hexes to look at next, the
-vocabulary with its colours and keys, and the version edits must name.
+the hex symbols and names, the anchors, the findings, the hexes the learner suggests
+labelling next and how sure the reading is, the vocabulary with its colours and keys,
+and the version edits must name.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.digitize import geojson
+from pipeline.digitize.outputs import UNSURE
 from pipeline.model import MapData
+from pipeline.studio.document import HexValue
 from pipeline.studio.workspace import Workspace
 
 __all__ = ["KEYS", "page_state", "terrain_keys"]
@@ -88,8 +91,19 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
                             for n, f in legend.features.items()],
         "hexFeatures": {n: (t.color or "#e0b000") for n, t in doc.hex_features.items()},
         "findings": [f.to_dict() for f in state.findings],
-        "unsure": workspace.suggestions(),
+        "suggested": workspace.suggestions(),
+        "reading": _summary(values),
     }
+
+
+def _summary(values: dict[str, HexValue]) -> dict[str, Any]:
+    """How sure the reading is: its mean confidence, how many hexes are read below
+    :data:`~pipeline.digitize.outputs.UNSURE` (ringed on the page), and how many hexes a
+    person has given a terrain (the examples it learnt from, beside the legend's)."""
+    read = [c for _, c, p in values.values() if p == "read" and c is not None]
+    return {"confidence": round(sum(read) / len(read), 3) if read else None,
+            "unsure": sum(c < UNSURE for c in read), "unsureBelow": UNSURE,
+            "taught": sum(p != "read" for _, _, p in values.values())}
 
 
 def _printed(doc: MapData, name: str) -> str | None:

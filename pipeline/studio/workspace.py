@@ -53,7 +53,6 @@ from pipeline.digitize import (
     overlay,
 )
 from pipeline.digitize.gridfile import grid_from_spec
-from pipeline.digitize.outputs import UNSURE
 from pipeline.errors import BocageError, DataError, GridError, ImageError
 from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex, HexGrid, Hexside
@@ -75,7 +74,7 @@ from pipeline.studio.document import (
 )
 from pipeline.studio.edits import Edit, EditLog, Overrides, Point, TerrainWord
 from pipeline.studio.guard import inside
-from pipeline.studio.reading import locate_grid, read_scan, saved_grid
+from pipeline.studio.reading import ScanReader, locate_grid, saved_grid
 from pipeline.validate import Finding, diff_maps, sort_findings, validate_data
 
 __all__ = ["BACKUP_SUFFIX", "EditConflict", "Workspace"]
@@ -136,6 +135,7 @@ class Workspace:
         self.scan_path = self._scan_path(scan, board.image)
         self.pixels: NDArray[np.uint8] = load_scan(self.scan_path)
         self.legend: Legend = legend_from_map(self.opened, str(self.map_path))
+        self.reader = ScanReader(self.pixels, self.legend, source=self.source)
         # The grid as the board states it; its layout only when saved for this scan.
         same_scan = board.image is not None and (self.folder / board.image).resolve() == (
             self.scan_path)
@@ -233,14 +233,14 @@ class Workspace:
 
     def _read(self, overrides: Overrides) -> Digitization:
         fit = self._fit(overrides.anchors)
-        return read_scan(self.pixels, self.legend, fit, overrides.labels(),
-                         overrides.corrections(), source=self.source)
+        return self.reader.read(fit, overrides.labels(), overrides.corrections())
 
     # -- what the page shows -------------------------------------------------------
 
     def fit(self) -> GridFit:
-        """The grid on the scan as it stands."""
-        return self.reading().fit
+        """The grid on the scan as it stands (the one the reading is made on)."""
+        with self._lock:
+            return self._fit(self.log.overrides.anchors)
 
     def state(self) -> _State:
         """The document and its findings for the current version (computed once)."""
@@ -291,15 +291,12 @@ class Workspace:
         return {grid.hexside_id(s): tuple(sorted(f)) for s, f in reading.hexsides.items() if f}
 
     def suggestions(self) -> list[str]:
-        """Hexes a person should look at next: unsure readings, least sure first.
-
-        Stands in for the digitizer's ``--suggest`` list (the hexes whose label would
-        help most) until the digitizer gives one.
-        """
-        values = self.hex_values()
-        unsure = [(c, i) for i, (_, c, p) in values.items()
-                  if p == "read" and c is not None and c < UNSURE]
-        return [i for _, i in sorted(unsure)]
+        """The hexes to label next, best first: those whose label would help the
+        reading most (the digitizer's ``--suggest``), none a person has given a terrain."""
+        reading = self.reading()
+        grid = reading.fit.grid
+        person = self.log.overrides.terrain
+        return [i for i in map(grid.id, reading.suggestions) if i not in person]
 
     # -- the document ----------------------------------------------------------------
 
@@ -355,11 +352,20 @@ class Workspace:
                     known = ", ".join(self.legend.terrain)
                     raise DataError(str(self.map_path), f"hexes.{hex_id}", f"unknown terrain"
                                     f" '{terrain}' (this map knows: {known})")
-                read = self.reading().terrain[self.fit().grid.hex(hex_id)].terrain[0]
-                after = (terrain, "labelled" if read == terrain else "corrected")
+                after = (terrain, "labelled" if self._read_as(hex_id) == terrain
+                         else "corrected")
             return None if before == after else Edit("terrain", hex_id, before, after)
 
         self._change(version, make)
+
+    def _read_as(self, hex_id: str) -> str | None:
+        """The hex's main terrain as read, or ``None`` while the scan has no reading (the
+        label may be what the learner needs to make one)."""
+        try:
+            reading = self.reading()
+        except DataError:
+            return None
+        return reading.terrain[reading.fit.grid.hex(hex_id)].terrain[0]
 
     def toggle_hexside(self, hex_id: str, direction: str | int, feature: str,
                        version: int) -> str:

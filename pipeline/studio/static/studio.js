@@ -4,7 +4,6 @@
 "use strict";
 (function () {
   const token = new URLSearchParams(location.search).get("token") || "";
-  const UNSURE = 0.6;
   const studio = {
     state: null, viewer: null, selected: null, mode: "terrain", feature: null,
     scanLoaded: false, drag: null, unsureAt: -1, highlight: null,
@@ -94,6 +93,7 @@
       label.children[2].textContent = f.name;
       return label;
     }));
+    renderSuggested();
     const findings = document.getElementById("findings");
     document.getElementById("finding-count").textContent = `(${s.findings.length})`;
     findings.replaceChildren(...s.findings.slice(0, 500).map((f, i) => {
@@ -114,6 +114,24 @@
       return li;
     }));
     renderHexInfo();
+  }
+
+  function renderSuggested() {
+    const s = studio.state, r = s.reading;
+    document.getElementById("confidence").textContent = r.confidence === null ? ""
+      : `mean confidence ${r.confidence.toFixed(2)} · ${r.unsure} unsure · ${r.taught} given by you`;
+    const list = document.getElementById("suggested");
+    list.replaceChildren(...s.suggested.map(id => {
+      const hx = s.hexes[studio.byId.get(id)];
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.dataset.hex = id;
+      button.textContent = `${id} · ${hx.terrain[0]} ${hx.confidence === null ? "" : hx.confidence.toFixed(2)}`;
+      if (studio.selected === id) button.classList.add("current");
+      button.addEventListener("click", () => flyTo(id));
+      li.appendChild(button);
+      return li;
+    }));
   }
 
   function renderHexInfo() {
@@ -242,8 +260,16 @@
     if (layer("unsure")) {
       ctx.strokeStyle = "#e600c8"; ctx.lineWidth = Math.max(2 * px, hw * 0.04);
       for (const hx of shown) {
-        if (hx.provenance === "read" && hx.confidence !== null && hx.confidence < UNSURE) {
+        if (hx.provenance === "read" && hx.confidence !== null && hx.confidence < studio.state.reading.unsureBelow) {
           ctx.beginPath(); ctx.arc(hx.centre[0], hx.centre[1], hw * 0.3, 0, 2 * Math.PI); ctx.stroke();
+        }
+      }
+      // The hexes the reading asks about: a blue ring, thicker.
+      const asked = new Set(studio.state.suggested);
+      ctx.strokeStyle = "#0090e0"; ctx.lineWidth = Math.max(3 * px, hw * 0.07);
+      for (const hx of shown) {
+        if (asked.has(hx.id)) {
+          ctx.beginPath(); ctx.arc(hx.centre[0], hx.centre[1], hw * 0.38, 0, 2 * Math.PI); ctx.stroke();
         }
       }
     }
@@ -311,6 +337,7 @@
   function select(id) {
     studio.selected = id;
     renderHexInfo();
+    renderSuggested();
     draw();
   }
 
@@ -325,13 +352,15 @@
     select(id);
   }
 
-  function nextUnsure() {
-    const list = studio.state.unsure;
-    if (!list.length) { say("No unsure hex left: every hex is read surely or checked."); return; }
+  // The learner's suggestions (bocage digitize --suggest): the hexes whose label would
+  // help the reading most, best first; each label makes a new list.
+  function nextSuggested() {
+    const list = studio.state.suggested;
+    if (!list.length) { say("No hex to suggest: every hex is read surely or checked."); return; }
     const at = list.indexOf(studio.selected);
     const id = list[at >= 0 ? (at + 1) % list.length : 0];
     flyTo(id);
-    say(`${id}: ${list.length} unsure hex${list.length > 1 ? "es" : ""} left; press its terrain's key.`);
+    say(`${id}: suggested for a label; press its terrain's key.`);
   }
 
   function onClick(event) {
@@ -396,7 +425,7 @@
     if ((event.ctrlKey || event.metaKey) && key === "y") { event.preventDefault(); change("api/redo", {}); return; }
     if ((event.ctrlKey || event.metaKey) && key === "s") { event.preventDefault(); save(); return; }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (key === "n") { nextUnsure(); return; }
+    if (key === "n") { nextSuggested(); return; }
     if (studio.selected === null) return;
     const terrain = studio.state.terrainTypes.find(t => t.key === key);
     if (terrain) {
@@ -419,7 +448,7 @@
   function setMode(mode) {
     studio.mode = mode;
     const help = {
-      terrain: "Click a hex, then press its terrain's key (Delete: back to the reading). N: next unsure hex.",
+      terrain: "Click a hex, then press its terrain's key (Delete: back to the reading). N: the next hex the reading asks about.",
       hexside: "Pick a feature, then click near a hexside to add or remove it.",
       grid: "Drag an anchor onto the centre of its printed hex: one moves the grid, two or more fit it.",
     };
@@ -474,7 +503,7 @@
       input.addEventListener("change", () => setMode(input.value));
     }
     for (const input of document.querySelectorAll("#layers input")) input.addEventListener("change", draw);
-    document.getElementById("next").addEventListener("click", nextUnsure);
+    document.getElementById("next").addEventListener("click", nextSuggested);
     document.getElementById("undo").addEventListener("click", () => change("api/undo", {}));
     document.getElementById("redo").addEventListener("click", () => change("api/redo", {}));
     document.getElementById("save").addEventListener("click", save);
@@ -485,7 +514,8 @@
     say("reading the scan ...");
     await shown;
     setState(await api("api/state"));
-    say(`${studio.state.hexes.length} hexes read; ${studio.state.unsure.length} unsure.`);
+    const r = studio.state.reading;
+    say(`${studio.state.hexes.length} hexes read; ${r.unsure} unsure.`);
   }
 
   main().catch(error => say(`could not start: ${error.message}`, true));
