@@ -34,9 +34,10 @@ def studio(folder: Path, scan: Path | None, anchors: tuple[str, ...], port: int,
     terrain coloured by its confidence (unsure hexes ringed), hexside features,
     hex symbols and validate's findings (click one to fly to it). Drag an anchor to
     fix the grid; click a hex and press a key to give its terrain (the reading learns
-    from it); click a hexside to toggle a feature; N walks the unsure hexes. Save
-    writes GAME_FOLDER/map.json (the previous one kept as map.json.bak) with who
-    says each hex is so: read, labelled or corrected.
+    from it); click a hexside to toggle a feature; N walks the hexes the reading
+    suggests labelling next (digitize --suggest). Save writes GAME_FOLDER/map.json
+    (the previous one kept as map.json.bak) with who says each hex is so: read,
+    labelled or corrected.
 
     The studio answers only on 127.0.0.1, and only to the address it prints (it
     holds a random token). Stop it with Ctrl+C.
