@@ -51,10 +51,20 @@ demo: $(STAMP)
 	@echo "   digitized.json, overlay.png, digitized.gpkg (+ .jpg, .jgw), validation.html, counters/,"
 	@echo "   counters.pdf, aids/, demo.vmod, module-preview.png, moves.png, supply.png"
 
-# The suite runs on every core (pytest-xdist): its tests share no files or ports.
+# The tests that drive Chromium (marked `browser`) run in a process of their own beside
+# the rest, with a temporary folder of their own (two runs cleaning one would collide);
+# the rest run on every core (pytest-xdist: they share no files or ports). The browser
+# tests' output follows the rest's, and either failing fails the target.
 test: $(STAMP)
 	$(PY) -m mypy
-	$(PY) -m pytest -q -n auto
+	@mkdir -p build
+	@$(PY) -m pytest -q -m browser -p no:cacheprovider --basetemp=build/pytest-browser \
+	    > build/browser-tests.log 2>&1 & \
+	browser=$$!; \
+	$(PY) -m pytest -q -n auto -m "not browser"; rest=$$?; \
+	wait $$browser; status=$$?; \
+	echo "== tests that drive Chromium =="; cat build/browser-tests.log; \
+	test $$rest -eq 0 && test $$status -eq 0
 
 bench: $(STAMP)
 	$(PY) bench/run.py

@@ -17,6 +17,9 @@ MUST_NOT = {
     "digitize": {"pipeline.rules", "pipeline.vassal"},              # knows no game
     "counters": {"pipeline.vassal", "pipeline.rules"},
     "vassal": {"pipeline.rules"},
+    # the studio calls digitize, validate and model; it draws no map and knows no rules
+    "studio": {"pipeline.rules", "pipeline.render", "pipeline.vassal", "pipeline.counters",
+               "pipeline.aids", "pipeline.cli"},
 }
 
 

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("pipeline.cli.check",
               "Check data files and game folders against their schemas."),
     "digitize": ("pipeline.cli.digitize", "Read a map scan into terrain data."),
+    "studio": ("pipeline.cli.studio", "Digitize, correct and check a map in the browser."),
     "validate": ("pipeline.cli.validate", "Check hand-entered terrain."),
     "counters": ("pipeline.cli.counters",
                  "Render counters from unit and marker manifests, and print counter sheets."),

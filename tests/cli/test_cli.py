@@ -26,7 +26,8 @@ def test_help_lists_one_command_per_stage_and_check():
     # Command names start at a two-space indent; wrapped help lines start deeper.
     section = out.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in section if line[:2] == "  " and line[2:3] != " "]
-    assert listed == ["check", "digitize", "validate", "counters", "aids", "vassal", "rules"]
+    assert listed == ["check", "digitize", "studio", "validate", "counters", "aids", "vassal",
+                      "rules"]
 
 
 def test_version():
