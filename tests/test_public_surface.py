@@ -34,7 +34,8 @@ SURFACE = {
                        "write_bytes_atomic", "write_text_atomic"},
     "pipeline.imagefile": {"DEFAULT_MAX_PIXELS", "MAX_PIXELS_ENV", "ImageInfo", "check_pixels",
                            "max_pixels", "open_image", "probe_image", "read_rgb"},
-    "pipeline.pdf": {"binary_images"},
+    "pipeline.pdf": {"PDF_FONTS", "DocumentInfo", "binary_images", "new_canvas", "pdf_font"},
+    "pipeline.workers": {"cores", "map_in_processes"},
 }
 
 

@@ -24,6 +24,7 @@ from pipeline.aids.crt import crt_pages
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE, map_tile_pages
 from pipeline.aids.oob import oob_pages
 from pipeline.aids.page import Page, pages_pdf, pages_png
+from pipeline.pdf import DocumentInfo
 from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
 from pipeline.aids.track import track_pages
@@ -125,14 +126,23 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
             jobs.append((f"oob{suffix}", oob_pages(scenario, manifest, paper),
                          f"Order of Battle: {scenario.name}"))
     written: list[Path] = []
+    # The metadata says which game an aid serves (the map's title, else the rules' game).
+    game_title = map_data.title if map_data is not None else (
+        load_rules(game / "rules.json").game if "rules.json" in found else game.name)
+
+    def info(title: str) -> DocumentInfo:
+        return DocumentInfo(title, f"{title}: a play aid for {game_title}, printed by bocage"
+                            f" from {game}", author=f"bocage, for {game_title}")
+
     # All or nothing: the aids of an earlier run are replaced as a set (atomic_folder).
     with atomic_folder(out, owns=is_aid_file) as folder:
         for name, pages, title in jobs:
-            written.append(folder.write(f"{name}.pdf", pages_pdf(pages, title)))
+            written.append(folder.write(f"{name}.pdf", pages_pdf(pages, info(title))))
             written.append(folder.write(f"{name}.png", _png_bytes(pages, png_dpi)))
         if map_data is not None:
             pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
-            written.append(folder.write("map.pdf", pages_pdf(pages, f"{map_data.title} (map)")))
+            written.append(folder.write("map.pdf", pages_pdf(pages,
+                                                             info(f"{map_data.title} (map)"))))
             for board, image in images.items():
                 buffer = io.BytesIO()
                 image.save(buffer, format="PNG")

@@ -15,7 +15,6 @@ with reportlab and loaded by path in Pillow), never in system fonts.
 
 from __future__ import annotations
 
-import functools
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,13 +23,12 @@ from typing import Literal
 from PIL import Image, ImageDraw
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.counters.measure import PAPERS
-from pipeline.counters.typeset import FONT_DIR, FONTS, font
+from pipeline.counters.typeset import FontName, font
 from pipeline.errors import DataError
-from pipeline.pdf import binary_images
+from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
 
 __all__ = [
     "BLACK",
@@ -49,30 +47,21 @@ __all__ = [
 ]
 
 RGB = tuple[int, int, int]
-FontName = Literal["bold", "condensed"]
 Align = Literal["left", "centre", "right"]
 BLACK: RGB = (0, 0, 0)
 GRID: RGB = (90, 90, 90)
-_PDF_FONTS = {"bold": "BocageSans-Bold", "condensed": "BocageSansCondensed-Bold"}
 
 
-@functools.cache
-def _register() -> None:
-    for name, file in FONTS.items():
-        pdfmetrics.registerFont(TTFont(_PDF_FONTS[name], str(FONT_DIR / file)))
-
-
-def text_width(text: str, size: float, face: FontName = "condensed") -> float:
+def text_width(text: str, size: float, face: FontName = "text") -> float:
     """Advance width of ``text`` in points (the PDF's metrics, which Pillow's match).
 
     >>> round(text_width("000", 10, "bold"), 1)
     20.9
     """
-    _register()
-    return float(pdfmetrics.stringWidth(text, _PDF_FONTS[face], size))
+    return float(pdfmetrics.stringWidth(text, pdf_font(face), size))
 
 
-def wrap(text: str, size: float, width: float, face: FontName = "condensed") -> list[str]:
+def wrap(text: str, size: float, width: float, face: FontName = "text") -> list[str]:
     """Break ``text`` into lines at most ``width`` points wide (a long word stays whole).
 
     >>> wrap("all attacking units must retreat", 10, 80)
@@ -114,7 +103,7 @@ class Text:
     y: float
     text: str
     size: float
-    face: FontName = "condensed"
+    face: FontName = "text"
     colour: RGB = BLACK
     align: Align = "left"
 
@@ -177,7 +166,7 @@ class Cell:
 
     text: str = ""
     fill: RGB | None = None
-    face: FontName = "condensed"
+    face: FontName = "text"
     align: Align = "centre"
     colour: RGB = BLACK
 
@@ -236,7 +225,7 @@ class Flow:
         self.y += size * 1.5
 
     def paragraph(self, text: str, size: float = 8, indent: float = 0,
-                  colour: RGB = BLACK, face: FontName = "condensed") -> None:
+                  colour: RGB = BLACK, face: FontName = "text") -> None:
         """Wrapped text between the margins."""
         leading = size * 1.25
         for line in wrap(text, size, self.width - indent, face):
@@ -296,14 +285,12 @@ def _colour(rgb: RGB) -> tuple[float, float, float]:
     return rgb[0] / 255, rgb[1] / 255, rgb[2] / 255
 
 
-def pages_pdf(pages: Sequence[Page], title: str) -> bytes:
-    """The pages as a PDF (deterministic: same pages, same bytes)."""
-    _register()
+def pages_pdf(pages: Sequence[Page], title: str | DocumentInfo) -> bytes:
+    """The pages as a PDF (deterministic: same pages, same bytes), with ``title`` (or the
+    whole :class:`pipeline.pdf.DocumentInfo`) as its metadata."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height), invariant=True,
-                    pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setCreator("bocage")
+    info = title if isinstance(title, DocumentInfo) else DocumentInfo(title)
+    canvas = new_canvas(buffer, (pages[0].width, pages[0].height), info)
     with binary_images():
         for page in pages:
             canvas.setPageSize((page.width, page.height))
@@ -330,7 +317,7 @@ def _draw_pdf(canvas: Canvas, page: Page) -> None:
             canvas.line(item.x1, h - item.y1, item.x2, h - item.y2)
         elif isinstance(item, Text):
             canvas.setFillColorRGB(*_colour(item.colour))
-            canvas.setFont(_PDF_FONTS[item.face], item.size)
+            canvas.setFont(pdf_font(item.face), item.size)
             if item.align == "left":
                 canvas.drawString(item.x, h - item.y, item.text)
             elif item.align == "centre":

@@ -153,7 +153,7 @@ def quickref_pages(system: str, game: str = "", paper: str = "letter") -> list[P
         flow.heading(topic, 11)
         rows = [[Cell("Rule", HEAD, "bold", "left"), Cell("What the validator checks", HEAD,
                                                             "bold", "left")]]
-        rows += [[Cell(x.rule, None, "bold", "left"), Cell(x.text, None, "condensed", "left")]
+        rows += [[Cell(x.rule, None, "bold", "left"), Cell(x.text, None, "text", "left")]
                  for x in chosen]
         flow.table(widths, rows, header=1, size=8)
     return flow.pages

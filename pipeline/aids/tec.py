@@ -117,9 +117,9 @@ def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | No
             if rule.note or rule.cite or (rule.combat is not None and rule.combat.note):
                 notes.append(_note(name, rule))
                 mark = f" [{len(notes)}]"
-            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "condensed", "left"),
+            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "text", "left"),
                          *[Cell(format_cost(rule.move, c), None, "bold") for c in classes],
-                         Cell(format_combat(rule.combat), None, "condensed", "left")])
+                         Cell(format_combat(rule.combat), None, "text", "left")])
         flow.table(widths, rows, header=1, size=8)
 
     section("Terrain in the hex", "terrain", dict(rules.terrain))
@@ -134,7 +134,7 @@ def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | No
             if road.note or road.cite:
                 notes.append(f"{name}: " + " ".join(x for x in (road.note, _cite(road.cite)) if x))
                 mark = f" [{len(notes)}]"
-            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "condensed", "left"),
+            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "text", "left"),
                          *[Cell(format_cost(road.rate, c), None, "bold") for c in classes],
                          Cell("")])
         flow.table(widths, rows, header=1, size=8)

@@ -89,8 +89,8 @@ def track_pages(scenario: Scenario, manifest: UnitManifest | None = None,
         box = boxes.get(turn)
         when = " ".join(x for x in (box.date, box.label) if x) if box is not None else ""
         notes = box.notes if box is not None else ""
-        rows.append([Cell(str(turn), None, "bold"), Cell(when, None, "condensed", "left"),
-                     Cell(notes, None, "condensed", "left"),
-                     Cell("\n".join(arriving.get(turn, [])), None, "condensed", "left")])
+        rows.append([Cell(str(turn), None, "bold"), Cell(when, None, "text", "left"),
+                     Cell(notes, None, "text", "left"),
+                     Cell("\n".join(arriving.get(turn, [])), None, "text", "left")])
     flow.table(widths, rows, header=1, size=8)
     return flow.pages

@@ -67,3 +67,20 @@ def test_bad_data_is_one_located_line(tmp_path):
     result = CliRunner().invoke(aids, [str(game), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "crt.json" in result.output and result.output.count("\n") == 1
+
+
+def test_aids_set_text_in_regular_and_headings_in_bold_every_font_embedded(tmp_path):
+    from pypdf import PdfReader
+
+    from tests.counters.pdftools import fonts
+
+    written = make_aids(MAPS / "omaha", tmp_path / "aids", "letter", map_dpi=24)
+    for path in (p for p in written if p.suffix == ".pdf"):
+        found = fonts(path)
+        assert found and all(f["emb"] == "yes" for f in found), (path.name, found)
+        assert not any("Helvetica" in f["name"] for f in found), path.name
+        meta = PdfReader(str(path)).metadata
+        assert meta.author == "bocage, for D-Day Omaha Beach: Beach to Bocage (Beach to" \
+            " Bocage / Landing and Linkup map)" and "play aid" in meta.subject, path.name
+    names = {f["name"].split("+")[-1] for f in fonts(tmp_path / "aids" / "tec.pdf")}
+    assert {"DejaVuSansCondensed", "DejaVuSans-Bold"} <= names  # body text and headings

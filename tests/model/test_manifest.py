@@ -135,7 +135,7 @@ def test_header_problems():
                               " (id, name, side, nationality, type, size, formation, class,"
                               " attack, defence, range, movement, strength, back_attack,"
                               " back_defence, back_range, back_movement, back_strength, steps,"
-                              " flags, setup_hex, arrival_turn, notes)")
+                              " flags, setup_hex, arrival_turn, count, image, notes)")
 
 
 def test_rows_with_the_wrong_number_of_fields():
