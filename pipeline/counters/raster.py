@@ -13,7 +13,7 @@ import functools
 import os
 from pathlib import Path
 
-from PIL import Image, ImageDraw, UnidentifiedImageError
+from PIL import Image, ImageDraw
 
 from pipeline.counters.art import (
     Area,
@@ -137,11 +137,10 @@ def _stamp(path: str) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=64)
 def _picture(path: str, mtime: int, size: int) -> Image.Image:
-    try:
-        with Image.open(path) as source:
-            return source.convert("RGBA")
-    except (UnidentifiedImageError, OSError) as exc:
-        raise ImageError(Path(path), f"not a readable picture ({exc})") from None
+    # The one image reader: a pixel limit, and one line for a broken or truncated file.
+    from pipeline.imagefile import open_image
+
+    return open_image(Path(path)).convert("RGBA")
 
 
 @functools.lru_cache(maxsize=256)

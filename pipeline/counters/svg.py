@@ -20,7 +20,6 @@ DejaVu Sans of the same weight.
 from __future__ import annotations
 
 import functools
-import io
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -151,8 +150,9 @@ def rasterise(data: bytes, width: int, height: int, base: str = "") -> Image.Ima
             font_family=FAMILY, sans_serif_family=FAMILY, resources_dir=base or None)
     except ValueError as exc:
         raise DataError(None, "", f"the SVG cannot be drawn ({exc})") from None
-    with Image.open(io.BytesIO(bytes(png))) as image:
-        picture = image.convert("RGBA")
+    from pipeline.imagefile import open_image  # resvg's own PNG, read the one way
+
+    picture = open_image(bytes(png), "the drawn SVG").convert("RGBA")
     if picture.size != (width, height):  # resvg keeps the aspect; the caller asked for this
         picture = picture.resize((width, height), Image.Resampling.LANCZOS)
     return picture
