@@ -154,6 +154,10 @@ def _temp_name(name: str, what: str = "tmp") -> str:
 def _alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
+    if sys.platform == "win32":
+        # os.kill(pid, 0) sends CTRL_C_EVENT there, not a probe: another process's
+        # leftovers are kept rather than risk removing a live run's files.
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -355,7 +359,8 @@ class FolderWriter:
     names: list[str] = field(default_factory=list)
 
     def write(self, name: str, data: bytes) -> Path:
-        """Write one file of the folder; returns where it will be after the swap."""
+        """Write one file of the folder; returns where it will be after the swap, spelt
+        as the folder was given (messages keep the user's names, not the real path)."""
         if not name or name in (".", "..") or "/" in name or "\0" in name or name in self.names:
             raise ValueError(f"not a new plain file name: {name!r}")
         try:
@@ -365,7 +370,7 @@ class FolderWriter:
         except OSError as exc:
             raise _cannot(self.given, exc) from None
         self.names.append(name)
-        return self.folder / name
+        return Path(self.given) / name
 
 
 def _flush(staging: Path, names: list[str]) -> None:
@@ -413,6 +418,8 @@ def _carry_over(old: Path, new: Path, made: set[str], owns: Callable[[str], bool
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step (Linux ``renameat2``, macOS ``renamex_np``), if possible."""
+    if sys.platform == "win32":
+        return False  # no C library to look the calls up in (CDLL(None) fails there)
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     renamex = getattr(libc, "renamex_np", None)
