@@ -299,6 +299,9 @@ class RulesProfile(Model):
     kind: Literal["rules"]
     system: System
     game: str = Field(min_length=1)
+    title: str = Field("", description="the game's title as players know it ('D-Day Omaha"
+                       " Beach'); play aids cite the rulebook by it ('D-Day Omaha Beach"
+                       " §6.1'); empty: by the rulebook's file name")
     source: Cite
     notes: Note = ""
     sides: list[Name] = Field(["allied", "german"], min_length=2)

@@ -91,7 +91,8 @@ def test_pieces_have_stable_unique_gpids_and_decode(demo_game, tmp_path):
     assert layer[3] == "Flip" and layer[27] == "57344,0,Flip" and layer[16] == ",+ (reduced)"
     props = {decode(t.type[5:], ",")[0]: t.state for t in piece.traits if t.id == "mark;"}
     assert props == {"UnitId": "2 Rgr", "Nationality": "US", "Type": "ranger",
-                     "Size": "battalion", "Movement": "4", "Steps": "2"}
+                     "Size": "battalion", "Attack": "3", "Defence": "3", "Movement": "4",
+                     "BackAttack": "1", "BackDefence": "2", "BackMovement": "4", "Steps": "2"}
     assert piece.traits[-2].fields == ["Allied unit"]
     protos = {p.get("name") for p in root.iter(M + "PrototypeDefinition")}
     assert protos == {"Unit", "Marker", "Allied unit", "German unit"}
