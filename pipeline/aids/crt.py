@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from pipeline.aids.cite import Rulebook
 from pipeline.aids.page import Cell, Flow, Page, paper_points
 from pipeline.model.crt import CrtColumn, CrtTable
 
@@ -63,7 +64,8 @@ def _shade(table: CrtTable, code: str | None) -> tuple[int, int, int] | None:
     return None
 
 
-def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
+def crt_pages(table: CrtTable, paper: str = "letter", book: Rulebook | None = None
+              ) -> list[Page]:
     """Lay out the CRT on landscape pages of ``paper`` (``letter`` or ``a4``).
 
     Parameters
@@ -72,8 +74,11 @@ def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
         The game's CRT (:func:`pipeline.model.load_crt`).
     paper
         Paper name; an unknown one raises :class:`pipeline.errors.DataError`.
+    book
+        The rulebook the citations name (:meth:`Rulebook.of`): printed by its title.
     """
-    flow = Flow(paper_points(paper, landscape=True), title=table.title)
+    flow = Flow(paper_points(paper, landscape=True), title=table.title,
+                words=book.cite if book else None)
     flow.heading(table.title)
     kind = "Combat differential" if table.type == "differential" else "Odds"
     dice = table.dice + (" (attacker and defender each roll)" if table.rolls == "both" else "")

@@ -15,8 +15,9 @@ with reportlab and loaded by path in Pillow), never in system fonts.
 
 from __future__ import annotations
 
+import dataclasses
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -182,15 +183,24 @@ class Flow:
         Blank border in points.
     title
         Printed small at the top of every page after the first (``"… (continued)"``).
+    words
+        Rewrites every text the flow lays out, before it is measured: citations as
+        players read them (:meth:`pipeline.aids.cite.Rulebook.cite`).
     """
 
-    def __init__(self, size: tuple[float, float], margin: float = 36.0, title: str = "") -> None:
+    def __init__(self, size: tuple[float, float], margin: float = 36.0, title: str = "",
+                 words: Callable[[str], str] | None = None) -> None:
         self.size = size
         self.margin = margin
-        self.title = title
+        self.words = words
+        self.title = self.say(title)
         self.pages: list[Page] = []
         self.y = 0.0
         self._new_page()
+
+    def say(self, text: str) -> str:
+        """``text`` as the flow prints it (see ``words``)."""
+        return self.words(text) if self.words is not None and text else text
 
     @property
     def width(self) -> float:
@@ -221,14 +231,14 @@ class Flow:
     def heading(self, text: str, size: float = 16) -> None:
         """A heading in the bold face."""
         self.need(size * 2.2)
-        self.page.items.append(Text(self.margin, self.y + size, text, size, "bold"))
+        self.page.items.append(Text(self.margin, self.y + size, self.say(text), size, "bold"))
         self.y += size * 1.5
 
     def paragraph(self, text: str, size: float = 8, indent: float = 0,
                   colour: RGB = BLACK, face: FontName = "text") -> None:
         """Wrapped text between the margins."""
         leading = size * 1.25
-        for line in wrap(text, size, self.width - indent, face):
+        for line in wrap(self.say(text), size, self.width - indent, face):
             self.need(leading)
             self.page.items.append(Text(self.margin + indent, self.y + size, line, size, face,
                                         colour))
@@ -245,6 +255,8 @@ class Flow:
         """
         leading = size * 1.2
         placed: list[tuple[int, Page, float, float]] = []
+        rows = [[dataclasses.replace(cell, text=self.say(cell.text)) for cell in row]
+                for row in rows]
 
         def measure(row: Sequence[Cell]) -> tuple[list[list[str]], float]:
             lines = [wrap(cell.text, size, w - 2 * pad, cell.face) if cell.text else []
