@@ -1,43 +1,63 @@
-"""Counter rendering and sheet speed, as ratios to same-run baselines.
+"""Counter speed, as ratios to baselines timed in the same run, pair by pair (A B A B).
 
-* 300 unit faces at 5/8 in, 300 dpi (188 px), a mix of types, sizes, sides and
-  reduced backs, against Pillow filling as many plain squares of the same size
-  (the least any renderer must do). Target: >= 100 counters a second on one core.
-  Symbols are cached per kind and size, as in a real manifest run; the cold row
-  clears that cache first.
-* the same 300 faces encoded as PNG, against encoding 300 plain squares;
-* a 300-counter duplex PDF (Letter, 3 mm bleed: render with bleed, place, write),
-  against reportlab placing 300 distinct plain images of the same pixel size.
+* ``bocage counters render`` on 2,021 units (4,042 faces at 5/8 in, 300 dpi,
+  188 px), the whole command in its own process, against the same count of
+  minimal Pillow counters (the background, a framed box with an X, the size
+  mark, the two ids and the values, in the same fonts) encoded with Pillow's
+  default PNG settings and written one file each, also in a process of its
+  own. Goal (issue 18): at least 1,000 faces a second on 2 cores.
+* the same laid-out faces painted in this process (one core), against the
+  minimal counter drawn in this process;
+* a 300-counter duplex PDF (Letter, 3 mm bleed), vector art, against
+  reportlab placing 300 distinct plain images of the same pixel size.
+
+``BENCH_COUNTERS_UNITS`` and ``BENCH_PAIRS`` change the size and the number of
+pairs. CPU time counts this process and its children (the command's workers).
 """
 
 from __future__ import annotations
 
+import csv
 import io
 import itertools
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 from reportlab import rl_config
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.counters import RenderOptions, SheetOptions, render_unit, write_sheet_pdf
+from pipeline.counters import RenderOptions, SheetOptions, write_sheet_pdf
 from pipeline.counters.measure import MM
-from pipeline.counters.symbols import icon_image, size_mark_image, symbol_image
-from pipeline.model.manifest import UnitManifest, UnitSpec
+from pipeline.counters.raster import paint
+from pipeline.counters.render import draw_manifests
+from pipeline.counters.typeset import FONT_DIR, FONTS
+from pipeline.model.manifest import UnitManifest, UnitSpec, load_units
 
 try:  # run through bench/run.py, or directly as a script
-    from run import Row, format_table, median_time
+    from pairs import interleaved
+    from run import Row, format_table
 except ImportError:  # pragma: no cover - imported as bench.bench_counters
-    from bench.run import Row, format_table, median_time
+    from bench.pairs import interleaved
+    from bench.run import Row, format_table
 
-COUNT = 300
+HERE = Path(__file__).resolve().parent
+UNITS = int(os.environ.get("BENCH_COUNTERS_UNITS", "2021"))
+PAIRS = int(os.environ.get("BENCH_PAIRS", "3"))
 TYPES = ("infantry", "armor", "mechanized", "artillery", "parachute", "anti_tank", "recon",
          "headquarters", "engineer", "anti_aircraft")
 SIZES = ("regiment", "battalion", "division", "brigade", "company", "kampfgruppe")
 SIDES = (("allied", "US"), ("german", "German"), ("allied", "British"))
+COLUMNS = ("id", "side", "nationality", "type", "size", "class", "attack", "defence",
+           "movement", "back_attack", "back_defence", "back_movement", "setup_hex")
 
 
-def manifest(count: int = COUNT) -> list[UnitSpec]:
+def manifest(count: int) -> list[UnitSpec]:
     """``count`` units cycling through types, sizes and sides, values filled in (invented)."""
     units = []
     for i, unit_type, size, (side, nation) in zip(
@@ -51,22 +71,65 @@ def manifest(count: int = COUNT) -> list[UnitSpec]:
     return units
 
 
-def _render_all(units: list[UnitSpec], options: RenderOptions) -> list[Image.Image]:
-    return [render_unit(u, options, back=i % 2 == 1) for i, u in enumerate(units)]
+def write_manifest(path: Path, count: int) -> None:
+    """The bench manifest as a units.csv."""
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        out = csv.writer(fh)
+        out.writerow(COLUMNS)
+        for unit in manifest(count):
+            row = unit.model_dump(by_alias=True)
+            out.writerow(["" if row[c] is None else row[c] for c in COLUMNS])
 
 
-def _clear_caches() -> None:
-    for cached in (symbol_image, size_mark_image, icon_image):
-        cached.cache_clear()
+# -- the baseline: a minimal Pillow counter ------------------------------------------------
 
 
-def _png_all(images: list[Image.Image]) -> None:
-    for image in images:
-        image.save(io.BytesIO(), "PNG", dpi=(300, 300))
+def minimal_counter(unit: UnitSpec, fonts: dict[str, ImageFont.FreeTypeFont],
+                    back: bool) -> Image.Image:
+    """A counter the simplest way: the box, its X, the size mark, two ids, the values."""
+    side = 188
+    image = Image.new("RGB", (side, side), (164, 184, 109))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((51, 47, 136, 103), fill=(226, 233, 201), outline=(0, 0, 0), width=2)
+    draw.line((51, 47, 136, 103), fill=(0, 0, 0), width=2)
+    draw.line((51, 103, 136, 47), fill=(0, 0, 0), width=2)
+    draw.text((94, 40), "III", font=fonts["condensed"], fill=(0, 0, 0), anchor="ms")
+    own, _, parent = unit.id.partition("/")
+    draw.text((28, 82), own, font=fonts["condensed"], fill=(0, 0, 0), anchor="ms")
+    draw.text((160, 82), parent, font=fonts["condensed"], fill=(0, 0, 0), anchor="ms")
+    values = (unit.back_attack, unit.back_defence, unit.back_movement) if back else (
+        unit.attack, unit.defence, unit.movement)
+    draw.text((94, 160), "-".join(str(v) for v in values), font=fonts["bold"], fill=(0, 0, 0),
+              anchor="ms")
+    return image
+
+
+def baseline_folder(units_csv: Path, out: Path) -> None:
+    """Every face of the manifest as a minimal counter, PNG-encoded, one file each."""
+    fonts = {"bold": ImageFont.truetype(str(FONT_DIR / FONTS["bold"]), 51),
+             "condensed": ImageFont.truetype(str(FONT_DIR / FONTS["condensed"]), 30)}
+    out.mkdir(parents=True, exist_ok=True)
+    for n, unit in enumerate(load_units(units_csv)):
+        for back in (False, True):
+            minimal_counter(unit, fonts, back).save(out / f"{n}-{int(back)}.png", "PNG")
+
+
+def _command(units_csv: Path, out: Path) -> None:
+    bocage = Path(sys.executable).with_name("bocage")
+    subprocess.run([str(bocage), "counters", "render", str(units_csv), "--out", str(out),
+                    "--quiet"], check=True)
+
+
+def _baseline_command(units_csv: Path, out: Path) -> None:
+    subprocess.run([sys.executable, str(Path(__file__)), "--baseline", str(units_csv),
+                    str(out)], check=True)
+
+
+# -- the PDF baseline --------------------------------------------------------------------
 
 
 def _plain_pdf(images: list[Image.Image], side_pt: float) -> None:
-    rl_config.useA85 = 0  # images stored binary, as sheet_pdf does
+    rl_config.useA85 = 0  # images stored binary, as bocage's PDFs do
     canvas = Canvas(io.BytesIO(), pagesize=(612, 792), invariant=True)
     for n, image in enumerate(images):
         if n and n % 88 == 0:
@@ -79,43 +142,54 @@ def _plain_pdf(images: list[Image.Image], side_pt: float) -> None:
 
 
 def main() -> list[Row]:
-    units = manifest()
-    options = RenderOptions()
-    side = options.side_px
+    rows: list[Row] = []
+    work = Path(tempfile.mkdtemp(prefix="bocage-bench-"))
+    try:
+        units_csv = work / "units.csv"
+        write_manifest(units_csv, UNITS)
+        faces = 2 * UNITS
+        ours, theirs = work / "ours", work / "theirs"
 
-    warm = median_time(lambda: _render_all(units, options), repeat=5)
+        def clear() -> None:
+            for folder in (ours, theirs):
+                shutil.rmtree(folder, ignore_errors=True)
 
-    def cold() -> None:
-        _clear_caches()
-        _render_all(units, options)
+        cli = interleaved(lambda: _command(units_csv, ours),
+                          lambda: _baseline_command(units_csv, theirs), pairs=PAIRS, setup=clear)
+        wall, cpu = cli.median("task"), cli.median("task", 1)
+        rows.append(Row(f"counters render CLI, {faces:,} faces: {faces / wall:,.0f} faces/s"
+                        f" wall, {faces / cpu:,.0f}/s a CPU s (goal 1,000/s on 2 cores);"
+                        f" ratio {cli.summary()}, CPU {cli.summary(1)}", wall,
+                        f"{faces:,} minimal Pillow counters, PNG, files", cli.median("baseline")))
 
-    cold_time = median_time(cold, repeat=3)
-    squares = median_time(lambda: [Image.new("RGB", (side, side), (164, 184, 109))
-                                   for _ in range(COUNT)], repeat=5)
-    faces = _render_all(units, options)
-    plain = [Image.new("RGB", (side, side), (i % 256, 90, 90)) for i in range(COUNT)]
-    png = median_time(lambda: _png_all(faces), repeat=3)
-    png_plain = median_time(lambda: _png_all(plain), repeat=3)
+        units = manifest(300)
+        table = UnitManifest("bench", tuple(units))
+        art = draw_manifests(table, None, RenderOptions())
+        fonts = {"bold": ImageFont.truetype(str(FONT_DIR / FONTS["bold"]), 51),
+                 "condensed": ImageFont.truetype(str(FONT_DIR / FONTS["condensed"]), 30)}
+        drawn = interleaved(lambda: [(paint(c.front), paint(c.back)) for c in art],
+                            lambda: [(minimal_counter(u, fonts, False),
+                                      minimal_counter(u, fonts, True)) for u in units],
+                            pairs=max(PAIRS, 5))
+        rows.append(Row(f"paint 600 faces, one core, ratio {drawn.summary(1)} CPU",
+                        drawn.median("task"), "600 minimal Pillow counters",
+                        drawn.median("baseline")))
 
-    sheet = SheetOptions(paper="letter", bleed=3 * MM)
-    bleed_opts = RenderOptions(bleed=sheet.bleed)
-    table = UnitManifest("bench", tuple(units))
-    pdf = median_time(lambda: write_sheet_pdf(table, None, "/dev/null", sheet, bleed_opts),
-                      repeat=3)
-    bled = side + 2 * bleed_opts.bleed_px
-    plain_bled = [Image.new("RGB", (bled, bled), (i % 256, 90, 90)) for i in range(COUNT)]
-    pdf_plain = median_time(lambda: _plain_pdf(plain_bled, 45.0), repeat=3)
-
-    return [
-        Row(f"render {COUNT} faces 188px ({COUNT / warm:.0f}/s)", warm,
-            f"{COUNT} Image.new squares", squares),
-        Row(f"render {COUNT} faces, cold cache ({COUNT / cold_time:.0f}/s)", cold_time,
-            f"{COUNT} Image.new squares", squares),
-        Row(f"PNG-encode {COUNT} faces", png, f"PNG-encode {COUNT} squares", png_plain),
-        Row(f"{COUNT}-counter duplex PDF, 3 mm bleed", pdf,
-            f"reportlab {COUNT} plain images", pdf_plain),
-    ]
+        sheet = SheetOptions(paper="letter", bleed=3 * MM)
+        bleed = RenderOptions(bleed=sheet.bleed)
+        bled = bleed.side_px + 2 * bleed.bleed_px
+        plain = [Image.new("RGB", (bled, bled), (i % 256, 90, 90)) for i in range(300)]
+        pdf = interleaved(lambda: write_sheet_pdf(table, None, work / "sheet.pdf", sheet, bleed),
+                          lambda: _plain_pdf(plain, 45.0), pairs=max(PAIRS, 5))
+        rows.append(Row(f"300-counter duplex PDF, vector, 3 mm bleed, ratio {pdf.summary()}",
+                        pdf.median("task"), "reportlab 300 plain images", pdf.median("baseline")))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return rows
 
 
 if __name__ == "__main__":
-    print(format_table("counters", main()))
+    if sys.argv[1:2] == ["--baseline"]:
+        baseline_folder(Path(sys.argv[2]), Path(sys.argv[3]))
+    else:
+        print(format_table("counters", main()))

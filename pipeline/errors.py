@@ -68,6 +68,10 @@ class DataError(BocageError):
         parts = [p for p in (self.file, self.path) if p]
         return _one_line(": ".join([*parts, self.message]))
 
+    def __reduce__(self) -> tuple[type[DataError], tuple[str | None, str, str]]:
+        # Rebuilt from its parts when it crosses from a worker process.
+        return type(self), (self.file, self.path, self.message)
+
 
 class ManifestError(BocageError):
     """A bad row in a CSV manifest: ``file:row: message``."""
@@ -85,6 +89,9 @@ class ManifestError(BocageError):
         where = f"{self.file or '<manifest>'}:{self.row}"
         return _one_line(f"{where}: {self.message}")
 
+    def __reduce__(self) -> tuple[type[ManifestError], tuple[str | None, int, str | None, str]]:
+        return type(self), (self.file, self.row, self.column, self.message)
+
 
 class _FileError(BocageError):
     """An error about a whole file: ``file: message``."""
@@ -96,6 +103,9 @@ class _FileError(BocageError):
 
     def __str__(self) -> str:
         return _one_line(f"{self.file}: {self.message}" if self.file else self.message)
+
+    def __reduce__(self) -> tuple[type[_FileError], tuple[str | None, str]]:
+        return type(self), (self.file, self.message)
 
 
 class ImageError(_FileError):

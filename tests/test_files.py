@@ -243,3 +243,14 @@ def test_a_folder_writer_takes_plain_new_names_only(tmp_path):
         folder.write("a.png", b"a")
         with pytest.raises(ValueError):
             folder.write("a.png", b"again")
+
+
+def test_a_folder_writer_names_its_files_as_the_folder_was_given(tmp_path, monkeypatch):
+    # Messages keep the user's names: "aids/tec.pdf", not the folder's real path.
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to("real")
+    monkeypatch.chdir(tmp_path)
+    with atomic_folder("link") as folder:
+        named = folder.write("a.png", b"a")
+    assert named == Path("link") / "a.png"
+    assert (tmp_path / "real" / "a.png").read_bytes() == b"a"

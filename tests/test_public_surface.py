@@ -23,7 +23,10 @@ SURFACE = {
         "direction_names", "distance", "join_grids", "line", "SightLine", "offset_to_axial",
         "ring", "sight_line",
     },
+    "pipeline.bundle": {"BUNDLED", "bundle_root", "bundled_files", "schema", "schema_text"},
     "pipeline.cli": {"COMMANDS", "cli", "main"},
+    "pipeline.cli.demo": {"DEFAULT_FOLDER", "OUTPUTS", "SAMPLE", "Stage", "Step", "demo",
+                          "is_demo_file", "stages"},
     "pipeline.cli.options": {"HELP", "Length", "Number", "Offset", "OneLineErrors",
                              "OneLineErrorsGroup", "Text", "emit_json", "json_option",
                              "quiet_option"},
@@ -33,8 +36,10 @@ SURFACE = {
                        "check_output_folder", "clean_leftovers", "output_target",
                        "write_bytes_atomic", "write_text_atomic"},
     "pipeline.imagefile": {"DEFAULT_MAX_PIXELS", "MAX_PIXELS_ENV", "ImageInfo", "check_pixels",
-                           "exif_orientation", "max_pixels", "open_image", "probe_image", "read_rgb"},
-    "pipeline.pdf": {"binary_images"},
+                           "exif_orientation", "max_pixels", "open_image", "probe_image",
+                           "read_rgb"},
+    "pipeline.pdf": {"PDF_FONTS", "DocumentInfo", "binary_images", "new_canvas", "pdf_font"},
+    "pipeline.workers": {"cores", "map_in_processes"},
 }
 
 

@@ -20,10 +20,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from pipeline.aids.cite import Rulebook
 from pipeline.aids.crt import crt_pages
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE, map_tile_pages
 from pipeline.aids.oob import oob_pages
 from pipeline.aids.page import Page, pages_pdf, pages_png
+from pipeline.pdf import DocumentInfo
 from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
 from pipeline.aids.track import track_pages
@@ -103,13 +105,15 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
     if not found:
         raise DataError(game, "", "no crt.json, rules.json or map.json here: nothing to print")
     map_data: MapData | None = load_map(game / "map.json") if "map.json" in found else None
+    rules = load_rules(game / "rules.json") if "rules.json" in found else None
+    # Every aid cites the rulebook by the game's title when the profile gives one.
+    book = Rulebook.of(rules) if rules is not None else None
     jobs: list[tuple[str, list[Page], str]] = []
     if "crt.json" in found:
         table = load_crt(game / "crt.json")
-        jobs.append(("crt", crt_pages(table, paper), table.title))
-    if "rules.json" in found:
-        rules = load_rules(game / "rules.json")
-        jobs.append(("tec", tec_pages(rules, paper, map_data),
+        jobs.append(("crt", crt_pages(table, paper, book), table.title))
+    if rules is not None:
+        jobs.append(("tec", tec_pages(rules, paper, map_data, book),
                      f"Terrain Effects Chart ({rules.game})"))
         quickref = quickref_pages(rules, paper)
         if quickref:
@@ -119,20 +123,29 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         scenario = load_scenario(path)
         suffix = path.stem.removeprefix("scenario").lstrip("_")
         suffix = f"-{suffix}" if suffix else ""
-        jobs.append((f"track{suffix}", track_pages(scenario, manifest, paper),
+        jobs.append((f"track{suffix}", track_pages(scenario, manifest, paper, book=book),
                      f"Turn Record Track: {scenario.name}"))
         if manifest is not None and scenario.units():
-            jobs.append((f"oob{suffix}", oob_pages(scenario, manifest, paper),
+            jobs.append((f"oob{suffix}", oob_pages(scenario, manifest, paper, book=book),
                          f"Order of Battle: {scenario.name}"))
     written: list[Path] = []
+    # The metadata says which game an aid serves (the map's title, else the rules' game).
+    game_title = map_data.title if map_data is not None else (
+        load_rules(game / "rules.json").game if "rules.json" in found else game.name)
+
+    def info(title: str) -> DocumentInfo:
+        return DocumentInfo(title, f"{title}: a play aid for {game_title}, printed by bocage"
+                            f" from {game}", author=f"bocage, for {game_title}")
+
     # All or nothing: the aids of an earlier run are replaced as a set (atomic_folder).
     with atomic_folder(out, owns=is_aid_file) as folder:
         for name, pages, title in jobs:
-            written.append(folder.write(f"{name}.pdf", pages_pdf(pages, title)))
+            written.append(folder.write(f"{name}.pdf", pages_pdf(pages, info(title))))
             written.append(folder.write(f"{name}.png", _png_bytes(pages, png_dpi)))
         if map_data is not None:
             pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
-            written.append(folder.write("map.pdf", pages_pdf(pages, f"{map_data.title} (map)")))
+            written.append(folder.write("map.pdf", pages_pdf(pages,
+                                                             info(f"{map_data.title} (map)"))))
             for board, image in images.items():
                 buffer = io.BytesIO()
                 image.save(buffer, format="PNG")

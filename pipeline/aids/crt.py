@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+from pipeline.aids.cite import Rulebook
 from pipeline.aids.page import Cell, Flow, Page, paper_points
 from pipeline.model.crt import CrtColumn, CrtTable
 
@@ -63,7 +64,8 @@ def _shade(table: CrtTable, code: str | None) -> tuple[int, int, int] | None:
     return None
 
 
-def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
+def crt_pages(table: CrtTable, paper: str = "letter", book: Rulebook | None = None
+              ) -> list[Page]:
     """Lay out the CRT on landscape pages of ``paper`` (``letter`` or ``a4``).
 
     Parameters
@@ -72,8 +74,11 @@ def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
         The game's CRT (:func:`pipeline.model.load_crt`).
     paper
         Paper name; an unknown one raises :class:`pipeline.errors.DataError`.
+    book
+        The rulebook the citations name (:meth:`Rulebook.of`): printed by its title.
     """
-    flow = Flow(paper_points(paper, landscape=True), title=table.title)
+    flow = Flow(paper_points(paper, landscape=True), title=table.title,
+                words=book.cite if book else None)
     flow.heading(table.title)
     kind = "Combat differential" if table.type == "differential" else "Odds"
     dice = table.dice + (" (attacker and defender each roll)" if table.rolls == "both" else "")
@@ -120,13 +125,13 @@ def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
         flow.heading("Bombardment", 11)
         flow.table([60.0, flow.width - 60.0], [
             [Cell("", BOMBARDMENT_NO_EFFECT),
-             Cell(f"No result in bombardment: {', '.join(b.no_effect)}", None, "condensed",
+             Cell(f"No result in bombardment: {', '.join(b.no_effect)}", None, "text",
                   "left")],
             *[[Cell("", BOMBARDMENT_CONDITIONAL),
-               Cell(f"{code} applies in bombardment {when}", None, "condensed", "left")]
+               Cell(f"{code} applies in bombardment {when}", None, "text", "left")]
               for code, when in b.conditional.items()],
             [Cell(""), Cell(f"Applies as in ground combat: {', '.join(b.applies)}", None,
-                            "condensed", "left")],
+                            "text", "left")],
         ], size=8)
         if b.terrain:
             flow.paragraph(f"Line: {b.terrain}", 8)
@@ -137,7 +142,7 @@ def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
         flow.table([60.0, flow.width - 60.0], [
             [Cell(code, _shade(table, code), "bold"),
              Cell(" ".join(x for x in (r.meaning, f"({r.cite})" if r.cite else "") if x),
-                  None, "condensed", "left")]
+                  None, "text", "left")]
             for code, r in table.result_key.items()], size=8)
 
     if table.modifiers:
@@ -150,8 +155,8 @@ def crt_pages(table: CrtTable, paper: str = "letter") -> list[Page]:
             if m.column_shift is None and m.die_roll is None:
                 shift = roll = UNKNOWN
             note = " ".join(x for x in (m.note, f"({m.cite})" if m.cite else "") if x)
-            rows.append([Cell(m.name, None, "condensed", "left"), Cell(shift, None, "bold"),
-                         Cell(roll, None, "bold"), Cell(note, None, "condensed", "left")])
+            rows.append([Cell(m.name, None, "text", "left"), Cell(shift, None, "bold"),
+                         Cell(roll, None, "bold"), Cell(note, None, "text", "left")])
         flow.table([150.0, 60.0, 50.0, flow.width - 260.0], rows, header=1, size=8)
 
     noted = [c for c in table.columns if c.note]

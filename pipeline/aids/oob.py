@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from pipeline.aids.cite import Rulebook
 from pipeline.aids.page import Flow, Line, Page, Picture, Text, paper_points
 from pipeline.counters.render import RenderOptions, render_unit
 from pipeline.model.manifest import UnitManifest, UnitSpec
@@ -72,7 +73,7 @@ def oob_entries(scenario: Scenario, manifest: UnitManifest) -> list[OobEntry]:
 
 
 def oob_pages(scenario: Scenario, manifest: UnitManifest, paper: str = "letter",
-              dpi: float = 150.0) -> list[Page]:
+              dpi: float = 150.0, book: Rulebook | None = None) -> list[Page]:
     """Lay out the order of battle on portrait pages of ``paper``.
 
     Parameters
@@ -83,9 +84,11 @@ def oob_pages(scenario: Scenario, manifest: UnitManifest, paper: str = "letter",
         ``letter`` or ``a4``.
     dpi
         Resolution the counters are drawn at.
+    book
+        The rulebook the citations name (:meth:`Rulebook.of`): printed by its title.
     """
     title = f"Order of Battle: {scenario.name}"
-    flow = Flow(paper_points(paper), title=title)
+    flow = Flow(paper_points(paper), title=title, words=book.cite if book else None)
     flow.heading(title)
     flow.paragraph(f"Set-up hexes and arrival game turns (GT). Source: {scenario.source}", 8)
     options = RenderOptions(size=COUNTER / 72, dpi=dpi)

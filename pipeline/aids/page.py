@@ -15,22 +15,21 @@ with reportlab and loaded by path in Pillow), never in system fonts.
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 from PIL import Image, ImageDraw
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.counters.measure import PAPERS
-from pipeline.counters.typeset import FONT_DIR, FONTS, font
+from pipeline.counters.typeset import FontName, font
 from pipeline.errors import DataError
-from pipeline.pdf import binary_images
+from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
 
 __all__ = [
     "BLACK",
@@ -49,30 +48,21 @@ __all__ = [
 ]
 
 RGB = tuple[int, int, int]
-FontName = Literal["bold", "condensed"]
 Align = Literal["left", "centre", "right"]
 BLACK: RGB = (0, 0, 0)
 GRID: RGB = (90, 90, 90)
-_PDF_FONTS = {"bold": "BocageSans-Bold", "condensed": "BocageSansCondensed-Bold"}
 
 
-@functools.cache
-def _register() -> None:
-    for name, file in FONTS.items():
-        pdfmetrics.registerFont(TTFont(_PDF_FONTS[name], str(FONT_DIR / file)))
-
-
-def text_width(text: str, size: float, face: FontName = "condensed") -> float:
+def text_width(text: str, size: float, face: FontName = "text") -> float:
     """Advance width of ``text`` in points (the PDF's metrics, which Pillow's match).
 
     >>> round(text_width("000", 10, "bold"), 1)
     20.9
     """
-    _register()
-    return float(pdfmetrics.stringWidth(text, _PDF_FONTS[face], size))
+    return float(pdfmetrics.stringWidth(text, pdf_font(face), size))
 
 
-def wrap(text: str, size: float, width: float, face: FontName = "condensed") -> list[str]:
+def wrap(text: str, size: float, width: float, face: FontName = "text") -> list[str]:
     """Break ``text`` into lines at most ``width`` points wide (a long word stays whole).
 
     >>> wrap("all attacking units must retreat", 10, 80)
@@ -114,7 +104,7 @@ class Text:
     y: float
     text: str
     size: float
-    face: FontName = "condensed"
+    face: FontName = "text"
     colour: RGB = BLACK
     align: Align = "left"
 
@@ -177,7 +167,7 @@ class Cell:
 
     text: str = ""
     fill: RGB | None = None
-    face: FontName = "condensed"
+    face: FontName = "text"
     align: Align = "centre"
     colour: RGB = BLACK
 
@@ -193,15 +183,24 @@ class Flow:
         Blank border in points.
     title
         Printed small at the top of every page after the first (``"… (continued)"``).
+    words
+        Rewrites every text the flow lays out, before it is measured: citations as
+        players read them (:meth:`pipeline.aids.cite.Rulebook.cite`).
     """
 
-    def __init__(self, size: tuple[float, float], margin: float = 36.0, title: str = "") -> None:
+    def __init__(self, size: tuple[float, float], margin: float = 36.0, title: str = "",
+                 words: Callable[[str], str] | None = None) -> None:
         self.size = size
         self.margin = margin
-        self.title = title
+        self.words = words
+        self.title = self.say(title)
         self.pages: list[Page] = []
         self.y = 0.0
         self._new_page()
+
+    def say(self, text: str) -> str:
+        """``text`` as the flow prints it (see ``words``)."""
+        return self.words(text) if self.words is not None and text else text
 
     @property
     def width(self) -> float:
@@ -232,14 +231,14 @@ class Flow:
     def heading(self, text: str, size: float = 16) -> None:
         """A heading in the bold face."""
         self.need(size * 2.2)
-        self.page.items.append(Text(self.margin, self.y + size, text, size, "bold"))
+        self.page.items.append(Text(self.margin, self.y + size, self.say(text), size, "bold"))
         self.y += size * 1.5
 
     def paragraph(self, text: str, size: float = 8, indent: float = 0,
-                  colour: RGB = BLACK, face: FontName = "condensed") -> None:
+                  colour: RGB = BLACK, face: FontName = "text") -> None:
         """Wrapped text between the margins."""
         leading = size * 1.25
-        for line in wrap(text, size, self.width - indent, face):
+        for line in wrap(self.say(text), size, self.width - indent, face):
             self.need(leading)
             self.page.items.append(Text(self.margin + indent, self.y + size, line, size, face,
                                         colour))
@@ -256,6 +255,8 @@ class Flow:
         """
         leading = size * 1.2
         placed: list[tuple[int, Page, float, float]] = []
+        rows = [[dataclasses.replace(cell, text=self.say(cell.text)) for cell in row]
+                for row in rows]
 
         def measure(row: Sequence[Cell]) -> tuple[list[list[str]], float]:
             lines = [wrap(cell.text, size, w - 2 * pad, cell.face) if cell.text else []
@@ -296,14 +297,12 @@ def _colour(rgb: RGB) -> tuple[float, float, float]:
     return rgb[0] / 255, rgb[1] / 255, rgb[2] / 255
 
 
-def pages_pdf(pages: Sequence[Page], title: str) -> bytes:
-    """The pages as a PDF (deterministic: same pages, same bytes)."""
-    _register()
+def pages_pdf(pages: Sequence[Page], title: str | DocumentInfo) -> bytes:
+    """The pages as a PDF (deterministic: same pages, same bytes), with ``title`` (or the
+    whole :class:`pipeline.pdf.DocumentInfo`) as its metadata."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(pages[0].width, pages[0].height), invariant=True,
-                    pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setCreator("bocage")
+    info = title if isinstance(title, DocumentInfo) else DocumentInfo(title)
+    canvas = new_canvas(buffer, (pages[0].width, pages[0].height), info)
     with binary_images():
         for page in pages:
             canvas.setPageSize((page.width, page.height))
@@ -330,7 +329,7 @@ def _draw_pdf(canvas: Canvas, page: Page) -> None:
             canvas.line(item.x1, h - item.y1, item.x2, h - item.y2)
         elif isinstance(item, Text):
             canvas.setFillColorRGB(*_colour(item.colour))
-            canvas.setFont(_PDF_FONTS[item.face], item.size)
+            canvas.setFont(pdf_font(item.face), item.size)
             if item.align == "left":
                 canvas.drawString(item.x, h - item.y, item.text)
             elif item.align == "centre":

@@ -53,7 +53,7 @@ def quickref_pages(profile: RulesProfile, paper: str = "letter") -> list[Page]:
         flow.heading(topic, 11)
         rows = [[Cell("Rule", HEAD, "bold", "left"), Cell("What the validator checks", HEAD,
                                                             "bold", "left")]]
-        rows += [[Cell(x.rule or "", None, "bold", "left"), Cell(x.text, None, "condensed",
-                                                                 "left")] for x in chosen]
+        rows += [[Cell(x.rule or "", None, "bold", "left"), Cell(x.text, None, "text", "left")]
+                 for x in chosen]
         flow.table(widths, rows, header=1, size=8)
     return flow.pages

@@ -15,6 +15,7 @@ and citation is listed under the chart, so a player sees where the number is.
 
 from __future__ import annotations
 
+from pipeline.aids.cite import Rulebook
 from pipeline.aids.crt import UNKNOWN
 from pipeline.aids.page import RGB, Cell, Flow, Page, paper_points
 from pipeline.model.mapdata import MapData
@@ -80,8 +81,8 @@ def _colours(data: MapData | None, section: str) -> dict[str, RGB | None]:
     return {name: parse_colour(kind.color) for name, kind in kinds.items()}
 
 
-def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | None = None
-              ) -> list[Page]:
+def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | None = None,
+              book: Rulebook | None = None) -> list[Page]:
     """Lay out the chart on portrait pages of ``paper``.
 
     Parameters
@@ -92,9 +93,11 @@ def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | No
         ``letter`` or ``a4``.
     map_data
         The game's map, for the swatch colours (none drawn without it).
+    book
+        The rulebook the citations name (:meth:`Rulebook.of`): printed by its title.
     """
-    title = f"Terrain Effects Chart ({rules.game})"
-    flow = Flow(paper_points(paper), title=title)
+    title = f"Terrain Effects Chart ({rules.title or rules.game})"
+    flow = Flow(paper_points(paper), title=title, words=book.cite if book else None)
     flow.heading(title)
     flow.paragraph(f"Movement cost in MP per unit class; +N: added to the hex's other terrain;"
                    f" P: prohibited; ?: not given in the rulebook text. Source: {rules.source}",
@@ -117,9 +120,9 @@ def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | No
             if rule.note or rule.cite or (rule.combat is not None and rule.combat.note):
                 notes.append(_note(name, rule))
                 mark = f" [{len(notes)}]"
-            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "condensed", "left"),
+            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "text", "left"),
                          *[Cell(format_cost(rule.move, c), None, "bold") for c in classes],
-                         Cell(format_combat(rule.combat), None, "condensed", "left")])
+                         Cell(format_combat(rule.combat), None, "text", "left")])
         flow.table(widths, rows, header=1, size=8)
 
     section("Terrain in the hex", "terrain", dict(rules.terrain))
@@ -134,7 +137,7 @@ def tec_pages(rules: RulesProfile, paper: str = "letter", map_data: MapData | No
             if road.note or road.cite:
                 notes.append(f"{name}: " + " ".join(x for x in (road.note, _cite(road.cite)) if x))
                 mark = f" [{len(notes)}]"
-            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "condensed", "left"),
+            rows.append([Cell("", colours.get(name)), Cell(name + mark, None, "text", "left"),
                          *[Cell(format_cost(road.rate, c), None, "bold") for c in classes],
                          Cell("")])
         flow.table(widths, rows, header=1, size=8)

@@ -21,6 +21,7 @@ __all__ = ["COMMANDS", "cli", "main"]
 # runs, so `bocage --version` and `bocage --help` start at once; a test holds each line
 # here to the command's own help.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("pipeline.cli.demo", "Run every stage on the bundled sample game."),
     "check": ("pipeline.cli.check",
               "Check data files and game folders against their schemas."),
     "digitize": ("pipeline.cli.digitize", "Read a map scan into terrain data."),
@@ -29,7 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "counters": ("pipeline.cli.counters",
                  "Render counters from unit and marker manifests, and print counter sheets."),
     "aids": ("pipeline.cli.aids",
-             "Print the CRT, the Terrain Effects Chart and the map (tiled) of GAME_DIR."),
+             "Print the play aids of GAME_DIR, as PDF for the table and PNG for a module's"
+             " charts."),
     "vassal": ("pipeline.cli.vassal", "Build, inspect and check VASSAL modules."),
     "rules": ("pipeline.cli.rules",
               "Answer rules questions: legal moves, zones of control, stacking, supply, LOS."),
@@ -74,10 +76,12 @@ def cli() -> None:
 
     Turn a paper map, a counter sheet and a rulebook into checked game data, counters,
     play aids and a VASSAL module, and check moves against the rules. Every stage reads
-    and writes plain files (JSON, CSV, images) with published JSON Schemas in schemas/.
+    and writes plain files (JSON, CSV, images) with published JSON Schemas (schemas/ in
+    a checkout; bocage demo copies them to DIR/sample/schemas/).
 
     \b
-    Start with:  bocage check maps/demo counters/demo
+    Start with:  bocage demo
+    Then:        bocage check bocage-demo/sample/maps/demo
     Exit codes:  0 ok, 1 findings, 2 bad usage or bad input.
     """
 

@@ -35,11 +35,27 @@ __all__ = ["aids"]
 @quiet_option
 def aids(game_dir: Path, paper: str, out: Path, hex_size: float, map_dpi: float,
          as_json: bool, quiet: bool) -> None:
-    """Print the CRT, the Terrain Effects Chart and the map (tiled) of GAME_DIR.
+    """Print the play aids of GAME_DIR, as PDF for the table and PNG for a module's charts.
 
-    Writes crt.pdf/png, tec.pdf/png, map.pdf and map-BOARD.png to --out, for
-    whichever of crt.json, rules.json and map.json the folder has. Numbers the
-    rulebook text does not give print as '?'.
+    Writes to --out each aid the folder's data allows. Numbers the rulebook text
+    does not give print as '?'; citations name the game by the rules profile's
+    title ("D-Day Omaha Beach §6.1").
+
+    \b
+      crt.pdf, crt.png            combat results table (crt.json)
+      tec.pdf, tec.png            terrain effects chart (rules.json, map colours)
+      quickref.pdf, quickref.png  the rules the validator applies, by section
+      track.pdf, track.png        turn record track: a box a turn, with the units
+                                  arriving on it (scenario.json; track-NAME.* for
+                                  scenario_NAME.json)
+      oob.pdf, oob.png            order of battle and set-up with counters
+                                  (a scenario and units.csv; oob-NAME.*)
+      map.pdf, map-BOARD.png      the map at true scale, tiled over the paper
+                                  (map.json)
+
+    \b
+    Example:
+      bocage aids maps/demo --out build/demo/aids/
     """
     written = make_aids(game_dir, out, paper, hex_size=hex_size, map_dpi=map_dpi)
     if as_json:

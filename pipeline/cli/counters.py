@@ -27,15 +27,15 @@ from pipeline.counters.measure import (
     parse_offset,
 )
 from pipeline.counters.names import is_counter_file
-from pipeline.counters.render import (
-    DPI_RANGE,
-    ContactSheet,
-    RenderOptions,
-    iter_counters,
-    write_counters,
+from pipeline.counters.render import DPI_RANGE, RenderOptions, write_manifests
+from pipeline.counters.sheet import SheetOptions, sheet_info, write_sheet_pdf
+from pipeline.counters.style import (
+    VALUE_LAYOUTS,
+    CounterStyle,
+    complete_sides,
+    game_style,
+    load_style,
 )
-from pipeline.counters.sheet import SheetOptions, write_sheet_pdf
-from pipeline.counters.style import VALUE_LAYOUTS, load_style
 from pipeline.errors import DataError
 from pipeline.model.manifest import MarkerManifest, UnitManifest, load_manifest
 
@@ -43,7 +43,9 @@ __all__ = ["counters"]
 
 
 MANIFESTS = click.argument("manifests", nargs=-1, required=True, type=InputPath())
-STYLE = click.option("--style", type=InputPath(), help="Style JSON laid over the default colours.")
+STYLE = click.option("--style", type=InputPath(),
+                     help="Style JSON laid over the default colours, symbols and templates"
+                          " [default: style.json beside the manifests, if any].")
 SIZE = click.option("--size", default="5/8in", show_default=True, type=Length(COUNTER_SIZES),
                     help="Counter side: 5/8in, 16mm, 0.5in ...")
 DPI = click.option("--dpi", type=Number(*DPI_RANGE), default=300.0,
@@ -62,12 +64,17 @@ def counters() -> None:
     """
 
 
-def load_manifests(paths: tuple[Path, ...]) -> tuple[UnitManifest | None, MarkerManifest | None]:
-    """Read each manifest by the kind its header says; at most one of each kind."""
+def load_manifests(paths: tuple[Path, ...], style: CounterStyle | None = None
+                   ) -> tuple[UnitManifest | None, MarkerManifest | None]:
+    """Read each manifest by the kind its header says; at most one of each kind.
+
+    Unit types the style draws (and the style beside a manifest declares) are accepted.
+    """
+    extra = set(style.symbols) if style is not None else set()
     units: UnitManifest | None = None
     markers: MarkerManifest | None = None
     for path in paths:
-        manifest = load_manifest(path)
+        manifest = load_manifest(path, unit_types=extra)
         if isinstance(manifest, UnitManifest):
             if units is not None:
                 raise DataError(path, "", f"a second unit manifest (the first is {units.file});"
@@ -84,9 +91,17 @@ def load_manifests(paths: tuple[Path, ...]) -> tuple[UnitManifest | None, Marker
     return units, markers
 
 
-def _render_options(style: Path | None, size: str, dpi: float, values: str | None,
-                    bleed: float = 0.0) -> RenderOptions:
-    return RenderOptions(parse_length(size, "--size"), dpi, bleed, load_style(style), values)
+def _prepare(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
+             values: str | None, bleed: float = 0.0
+             ) -> tuple[UnitManifest | None, MarkerManifest | None, RenderOptions]:
+    """The manifests and the options to draw them with; one warning line a side without colour."""
+    chosen = load_style(style if style is not None else game_style(manifests))
+    units, markers = load_manifests(manifests, chosen)
+    chosen, warnings = complete_sides(chosen, units, markers)
+    for warning in warnings:
+        click.echo(f"bocage: warning: {warning}", err=True)
+    return units, markers, RenderOptions(parse_length(size, "--size"), dpi, bleed, chosen,
+                                         values)
 
 
 @counters.command()
@@ -100,32 +115,39 @@ def _render_options(style: Path | None, size: str, dpi: float, values: str | Non
 @click.option("--contact", type=OutputPath(stream=True, binary=True),
               help="Contact sheet PNG ('-': standard output) [default:"
               " OUT/contact-sheet.png].")
+@click.option("--jobs", type=click.IntRange(min=1, max=256), metavar="N",
+              help="Worker processes drawing the faces [default: one a core].")
 @json_option
 @quiet_option
 def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
-           values: str | None, out: Path, contact: Path | None, as_json: bool,
-           quiet: bool) -> None:
+           values: str | None, out: Path, contact: Path | None, jobs: int | None,
+           as_json: bool, quiet: bool) -> None:
     """Draw the front and back of every counter as PNG images.
 
     Writes OUT/<slug>-front.png and OUT/<slug>-back.png for each unit and marker
     (the slug is the id in lower-case letters and digits, other runs of
     characters one '-': 914/352 -> 914-352), the names the VASSAL export reads,
     and a contact sheet of them all. Nothing is written unless every row renders.
+    Faces are drawn on every core (--jobs).
+
+    The style (--style, else style.json beside the manifests) sets the colours
+    of each side and nationality, may add unit types drawn from SVG or PNG
+    files ("symbols") and may draw counters from SVG templates whose {column}
+    fields the manifest fills ("templates"). A side with no colour is drawn in
+    one of its own, with a warning.
 
     \b
     Example:
       bocage counters render counters/demo/units.csv counters/demo/markers.csv \\
           --out build/demo/counters/
     """
-    units, markers = load_manifests(manifests)
-    options = _render_options(style, size, dpi, values)
+    units, markers, options = _prepare(manifests, style, size, dpi, values)
     count = len(units or ()) + len(markers or ())
     title = (f"{', '.join(str(p) for p in manifests)}: {count} counters,"
              f" {format_length(options.size)} at {dpi:g} dpi")
-    # Drawn, written and let go one by one; the folder is swapped in whole at the end.
-    sheet = ContactSheet(count, options.side_px, title)
-    files = write_counters(iter_counters(units, markers, options), out, dpi=dpi, contact=sheet,
-                           contact_path=contact)
+    # Drawn on every core, written as they come; the folder is swapped in whole at the end.
+    files = write_manifests(units, markers, out, options, title=title, contact_path=contact,
+                            jobs=jobs)
     if as_json:
         emit_json({"counters": count, "size_px": options.side_px, "dpi": dpi,
                    "files": [str(f) for f in files]})
@@ -162,16 +184,17 @@ def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float
     """Lay counters out on duplex sheets for printing and cutting, as one PDF.
 
     Pages alternate fronts and backs; each back lands behind its front when the
-    sheet is turned on the --duplex edge. Counters are at exact size with a
-    bleed around each and cut marks outside the bleed; a marker is printed as
-    many times as its count.
+    sheet is turned on the --duplex edge. Counters are vector art at exact size
+    (fonts embedded) with a bleed around each and cut marks outside the bleed;
+    the TrimBox and BleedBox of each page say where to cut, for a print shop. A
+    unit or marker is printed as many times as its count. The PDF's title
+    names the game (the map.json of maps/<game> for counters/<game>).
 
     \b
     Example:
       bocage counters sheet counters/demo/units.csv counters/demo/markers.csv \\
           --paper a4 --duplex long --bleed 3mm --pdf build/demo/counters.pdf
     """
-    units, markers = load_manifests(manifests)
     bleed_in = parse_length(bleed, "--bleed")
     options = SheetOptions(
         paper=paper, duplex="short" if duplex == "short" else "long",
@@ -179,9 +202,10 @@ def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float
         back_offset=parse_offset(back_offset, "--back-offset"),
         margin=parse_length(margin, "--margin"),
     )
-    render_options = _render_options(style, size, dpi, values, bleed_in)
-    title = ", ".join(str(p) for p in manifests)
-    plan = write_sheet_pdf(units, markers, pdf, options, render_options, title=title)
+    units, markers, render_options = _prepare(manifests, style, size, dpi, values, bleed_in)
+    info = sheet_info(manifests, options)
+    plan = write_sheet_pdf(units, markers, pdf, options, render_options, title=info.title,
+                           info=info)
     placed = len(plan.placements) // 2
     if as_json:
         emit_json({"pdf": str(pdf), "pages": plan.pages, "counters": placed,

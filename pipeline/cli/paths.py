@@ -10,7 +10,8 @@ command does any work:
 * an output never replaces an input: files are compared by device and inode,
   not by name, so a symbolic link, a hard link or ``./out/../out`` is caught;
   no two outputs are one file; no output folder is or holds an input folder,
-  nor has an input under a name the command writes there;
+  nor has an input under a name the command writes there, nor is the current
+  folder or above it (it is swapped whole: the shell would be left in the old one);
 * ``-`` is standard output where an output is a stream (JSON, GeoJSON, PNG,
   HTML, PDF): at most one output takes it, never with ``--json``, a binary one
   never a terminal; the command's own messages then go quiet;
@@ -146,7 +147,7 @@ class PathPlan:
 def _label(param: click.Parameter) -> str:
     if isinstance(param, click.Option):
         return max(param.opts, key=len)
-    return param.human_readable_name
+    return param.human_readable_name.strip("[]")  # an optional argument: "[DIR]"
 
 
 def _file_type(mode: int) -> str:
@@ -231,6 +232,11 @@ def _check_file_output(label: str, path: Path, inputs: list[_Input]) -> str | No
 def _check_folder_output(label: str, path: Path, kind: OutputPath,
                          inputs: list[_Input]) -> str:
     real = os.path.realpath(path)
+    here = os.path.realpath(os.getcwd())
+    if here == real or here.startswith(real.rstrip(os.sep) + os.sep):
+        where = "the current folder" if here == real else "above the current folder"
+        raise DataError(path, "", f"{label} is {where}, and a folder output is replaced whole;"
+                        f" give {label} a folder of its own inside it")
     for item in inputs:
         if item.kind == "folder" and (item.real == real or item.real.startswith(real + os.sep)):
             relation = "is" if item.real == real else "holds"

@@ -73,11 +73,14 @@ def vassal() -> None:
 @click.option("--piece-size", type=click.IntRange(0, MAX_PIECE_SIZE), metavar="PX",
               help="Side of the piece images in board pixels (default: 85% of a hex across"
               " its flats, as printed counters cover a hex; 0 keeps the rendered images).")
+@click.option("--jobs", type=click.IntRange(min=1, max=256), metavar="N",
+              help="Worker processes scaling the piece images [default: one a core].")
 @json_option
 @quiet_option
 def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_from: Path | None,
           charts: Path | None, scenario: str | None, out: Path, date_saved: int | None, name: str | None,
-          module_version: str, piece_size: int | None, as_json: bool, quiet: bool) -> None:
+          module_version: str, piece_size: int | None, jobs: int | None, as_json: bool,
+          quiet: bool) -> None:
     """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
 
     \b
@@ -99,7 +102,7 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
     report = build_module(game_dir, out, boards=board_images,
                           counters=counters, scenario=scenario, date_saved=date_saved,
                           name=name, version=module_version, layouts=layouts, charts=charts,
-                          piece_size=piece_size)
+                          piece_size=piece_size, jobs=jobs)
     if as_json:
         emit_json({"path": str(report.path), "counts": report.counts,
                    "warnings": list(report.warnings), "notes": list(report.notes)})

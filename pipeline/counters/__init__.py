@@ -1,10 +1,14 @@
 """Counters: unit symbols, counter images and printable sheets.
 
 ``units.csv`` (and ``markers.csv``) -> a front and a back image per counter
-(:func:`render_manifests`, :func:`write_counters`), a contact sheet of a whole
+(:func:`render_manifests`, :func:`write_counters`; on every core,
+:func:`pipeline.counters.render.write_manifests`), a contact sheet of a whole
 manifest (:func:`contact_sheet`), and a duplex PDF of counter sheets for
-printing and cutting (:func:`write_sheet_pdf`). Colours come from a style
-(:func:`load_style`); text from the fonts shipped in ``fonts/``.
+printing and cutting, as vector art (:func:`write_sheet_pdf`). Each face is
+laid out once (:mod:`pipeline.counters.art`) and drawn by two back-ends
+(:mod:`~pipeline.counters.raster`, :mod:`~pipeline.counters.vector`). Colours,
+symbol files and counter templates (:mod:`pipeline.counters.template`) come
+from a style (:func:`load_style`); text from the fonts shipped in ``fonts/``.
 """
 
 from pipeline.counters.measure import PAPERS, format_length, parse_length, parse_offset

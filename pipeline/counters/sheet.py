@@ -15,8 +15,11 @@ top-bottom (short), each back image upright. Printers rarely register both
 sides exactly; ``back_offset`` shifts every back by a measured amount.
 
 The page's TrimBox is the union of the counters on it, its BleedBox that plus
-the bleed. Counter faces are placed as images at exact size; marks and text
-are vector.
+the bleed. Counters are vector art: the faces' marks (:mod:`pipeline.counters.art`)
+drawn as PDF paths and text in the embedded fonts, so the print is sharp at
+any size and any printer's resolution (faces given as images, e.g. drawn by
+another program, are placed at exact size instead). The metadata names the
+game (:class:`pipeline.pdf.DocumentInfo`).
 """
 
 from __future__ import annotations
@@ -41,18 +44,24 @@ from pipeline.counters.measure import (
     check_length,
     format_length,
 )
+from pipeline.counters.art import Face
 from pipeline.counters.render import (
     Counter,
+    CounterArt,
     RenderOptions,
     check_icons,
-    render_marker,
-    render_unit,
+    marker_art,
     resolve_options,
+    unit_art,
 )
+from pipeline.counters.style import complete_sides
+from pipeline.counters.vector import Forms, draw_face
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
+from pipeline.model.check import companion_maps
+from pipeline.model.documents import read_json
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
-from pipeline.pdf import binary_images
+from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
 
 __all__ = [
     "MAX_PAGES",
@@ -60,6 +69,7 @@ __all__ = [
     "SheetOptions",
     "SheetPlan",
     "plan_sheets",
+    "sheet_info",
     "sheet_pdf",
     "write_sheet_pdf",
 ]
@@ -240,29 +250,35 @@ MAX_PAGES = 400
 """Pages a sheet PDF may have (200 duplex sheets: some 38,000 counters of 5/8 in on letter)."""
 
 
-def sheet_pdf(counters: Sequence[Counter], options: SheetOptions, *, side_px: int,
-              bleed_px: int, title: str = "") -> bytes:
+def sheet_pdf(counters: Sequence[Counter | CounterArt], options: SheetOptions, *,
+              side_px: int, bleed_px: int, title: str = "",
+              info: DocumentInfo | None = None) -> bytes:
     """The PDF of counter sheets as bytes (deterministic: same input, same bytes).
 
     Parameters
     ----------
     counters
-        Faces drawn with ``bleed_px`` of bleed around ``side_px`` (see
-        :class:`pipeline.counters.render.RenderOptions`); each is printed ``copies`` times.
+        Laid-out faces (:class:`pipeline.counters.render.CounterArt`, drawn as
+        vector art) or images (:class:`pipeline.counters.render.Counter`, placed
+        as pictures), with ``bleed_px`` of bleed around ``side_px``; each is
+        printed ``copies`` times.
     options
         Paper and cutting settings; ``options.size`` is the printed size of ``side_px``.
     side_px, bleed_px
-        The counter's side and bleed in the images, in pixels.
+        The counter's side and bleed in the faces, in pixels.
     title
         Printed in the top margin of every page.
+    info
+        The document's metadata (default: ``title``).
     """
     order = [c for c in counters for _ in range(c.copies)]
-    return _pdf([c.id for c in order], lambda i: order[i], options, side_px, bleed_px, title)
+    return _pdf([c.id for c in order], lambda i: order[i], options, side_px, bleed_px, title,
+                info=info)
 
 
-def _pdf(ids: Sequence[str], face: Callable[[int], Counter], options: SheetOptions,
-         side_px: int, bleed_px: int, title: str, release: Callable[[], None] = lambda: None
-         ) -> bytes:
+def _pdf(ids: Sequence[str], face: Callable[[int], Counter | CounterArt], options: SheetOptions,
+         side_px: int, bleed_px: int, title: str, release: Callable[[], None] = lambda: None,
+         info: DocumentInfo | None = None) -> bytes:
     """The PDF of ``len(ids)`` counters, the ``i``-th drawn by ``face(i)``.
 
     Faces are asked for sheet by sheet (a front page, then its back page), and
@@ -271,10 +287,8 @@ def _pdf(ids: Sequence[str], face: Callable[[int], Counter], options: SheetOptio
     """
     plan = plan_sheets(len(ids), options, ids)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(plan.width * 72, plan.height * 72), invariant=True,
-                    pageCompression=1)
-    canvas.setTitle(title or "bocage counters")
-    canvas.setCreator("bocage")
+    canvas = new_canvas(buffer, (plan.width * 72, plan.height * 72),
+                        info or DocumentInfo(title or "bocage counters"))
     # The cut square is exactly options.size; a pixel is therefore this many points.
     scale = options.size * 72 / side_px
     with binary_images():
@@ -282,10 +296,11 @@ def _pdf(ids: Sequence[str], face: Callable[[int], Counter], options: SheetOptio
     return buffer.getvalue()
 
 
-def _draw_pages(canvas: Canvas, plan: SheetPlan, face_of: Callable[[int], Counter],
+def _draw_pages(canvas: Canvas, plan: SheetPlan, face_of: Callable[[int], Counter | CounterArt],
                 options: SheetOptions, scale: float, bleed_px: int, title: str,
                 release: Callable[[], None]) -> None:
     readers: dict[int, ImageReader] = {}
+    forms = Forms()  # symbols drawn once a document, placed on every counter that has them
 
     def reader(image: Image.Image) -> ImageReader:
         # One reader per image: reportlab then stores a repeated face once.
@@ -300,16 +315,20 @@ def _draw_pages(canvas: Canvas, plan: SheetPlan, face_of: Callable[[int], Counte
         placed = by_page.get(page, [])
         face = "fronts" if page % 2 == 0 else "backs"
         turn = f"; turn on the {options.duplex} edge" if page % 2 else ""
-        canvas.setFont("Helvetica", 7)
+        canvas.setFont(pdf_font("text"), 7)
         canvas.setFillColorRGB(0.3, 0.3, 0.3)
         canvas.drawString(0.5 * 72, plan.height * 72 - 0.3 * 72,
                           f"{title}  {face}, sheet {page // 2 + 1} of {sheets}{turn}".strip())
         for p in placed:
             counter = face_of(p.index)
-            image = counter.front if p.face == "front" else counter.back
             x_pt = p.x * 72 - bleed_px * scale
             y_pt = (plan.height - p.y - p.size) * 72 - bleed_px * scale
-            canvas.drawImage(reader(image), x_pt, y_pt, width=span, height=span)
+            if isinstance(counter, CounterArt):
+                art = counter.front if p.face == "front" else counter.back
+                draw_face(canvas, art, x_pt, y_pt + span, scale, forms)
+            else:
+                image = counter.front if p.face == "front" else counter.back
+                canvas.drawImage(reader(image), x_pt, y_pt, width=span, height=span)
         if placed:
             _cut_marks(canvas, placed, plan.height, options)
             _boxes(canvas, placed, plan.height, options.bleed)
@@ -327,36 +346,63 @@ class _LazyFaces:
     def __init__(self, units: UnitManifest | None, markers: MarkerManifest | None,
                  options: RenderOptions) -> None:
         self.options = options
+        self.folder = Path(units.file).parent if units is not None else Path(".")
         self.rows: list[UnitSpec | MarkerSpec] = [*(units or ()), *(markers or ())]
         self.order: list[int] = []  # print position -> row
         for row, spec in enumerate(self.rows):
-            copies = (spec.count or 1) if isinstance(spec, MarkerSpec) else 1
-            self.order += [row] * copies
-        self.drawn: dict[int, Counter] = {}
+            self.order += [row] * (spec.count or 1)
+        self.drawn: dict[int, CounterArt] = {}
 
     def ids(self) -> list[str]:
         return [self.rows[row].id for row in self.order]
 
-    def __call__(self, index: int) -> Counter:
+    def __call__(self, index: int) -> CounterArt:
         row = self.order[index]
         if row not in self.drawn:
             spec = self.rows[row]
             if isinstance(spec, MarkerSpec):
-                face = render_marker(spec, self.options)
-                self.drawn[row] = Counter(spec.id, "marker", face, face, spec.count or 1)
+                face = marker_art(spec, self.options)
+                self.drawn[row] = CounterArt(spec.id, "marker", face, face, spec.count or 1)
             else:
-                front = render_unit(spec, self.options)
-                back = front if spec.steps == 1 else render_unit(spec, self.options, back=True)
-                self.drawn[row] = Counter(spec.id, "unit", front, back)
+                front: Face = unit_art(spec, self.options, folder=self.folder)
+                back = front if spec.steps == 1 else unit_art(spec, self.options, back=True,
+                                                              folder=self.folder)
+                self.drawn[row] = CounterArt(spec.id, "unit", front, back, spec.count or 1)
         return self.drawn[row]
 
     def release(self) -> None:
         self.drawn.clear()
 
 
+def sheet_info(manifests: Sequence[str | Path], options: SheetOptions) -> DocumentInfo:
+    """The metadata of a counter sheet: the game's title (from ``maps/<game>/map.json`` for
+    manifests in ``counters/<game>``, else the manifests' names) and how it is printed.
+
+    >>> sheet_info(["counters/demo/units.csv"], SheetOptions()).title[:17]
+    'D-Day Omaha Beach'
+    """
+    names = ", ".join(str(m) for m in manifests)
+    game = ""
+    for manifest in manifests:
+        maps = companion_maps(Path(manifest).parent)
+        if maps is not None:
+            data = read_json(maps / "map.json")
+            title = data.get("title") if isinstance(data, dict) else None
+            game = title if isinstance(title, str) else maps.name
+            break
+    subject = (f"counters from {names}: {format_length(options.size)} with"
+               f" {format_length(options.bleed)} bleed, {options.paper} paper, duplex on the"
+               f" {options.duplex} edge")
+    if not game:
+        return DocumentInfo(f"{names}: counter sheets", subject.capitalize())
+    return DocumentInfo(f"{game}: counter sheets", f"Counter sheets for {game}, {subject}",
+                        author=f"bocage, for {game}")
+
+
 def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
                     path: str | Path, options: SheetOptions,
-                    render: RenderOptions | None = None, *, title: str = "") -> SheetPlan:
+                    render: RenderOptions | None = None, *, title: str = "",
+                    info: DocumentInfo | None = None) -> SheetPlan:
     """Render the manifests and write their counter sheets to ``path`` (atomically).
 
     Each counter is drawn when its sheet is laid out and let go after it, so
@@ -371,7 +417,12 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
     options
         Paper and cutting settings; their ``size`` and ``bleed`` win over ``render``'s.
     render
-        Resolution and style of the faces.
+        Style of the faces (and the resolution of their pixel grid, which the
+        vector art is laid out on).
+    title
+        Printed at the top of every page.
+    info
+        The PDF's metadata (default: the title).
 
     Returns
     -------
@@ -379,17 +430,18 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
         Where each face went.
     """
     base = render or RenderOptions()
+    style, _ = complete_sides(base.style, units, markers)  # warnings: see complete_sides
     faces = resolve_options(units, RenderOptions(options.size, base.dpi, options.bleed,
-                                                 base.style, base.values))
+                                                 style, base.values))
     if markers is not None:
         check_icons(markers)
-    copies = sum((m.count or 1) for m in markers or ())
-    _grid(len(units or ()) + copies, options)  # too many pages: refused before any list is made
+    copies = sum((s.count or 1) for s in [*(units or ()), *(markers or ())])
+    _grid(copies, options)  # too many pages: refused before any list is made
     lazy = _LazyFaces(units, markers, faces)
     if not lazy.rows:
         names = ", ".join(m.file for m in (units, markers) if m is not None) or "the manifests"
         raise DataError(names, "", "nothing to print: no units or markers below the header")
     ids = lazy.ids()
-    data = _pdf(ids, lazy, options, faces.side_px, faces.bleed_px, title, lazy.release)
+    data = _pdf(ids, lazy, options, faces.side_px, faces.bleed_px, title, lazy.release, info)
     write_bytes_atomic(path, data)
     return plan_sheets(len(ids), options, ids)

@@ -11,12 +11,30 @@ default's. Every key is checked, with one located line for the first problem::
 
 A counter takes the palette of its nationality (matched without regard to
 case), else of its side, else the style's ``default``; a marker without a
-side takes ``markers``.
+side takes ``markers``. A side the style gives no colour is drawn in a colour
+of its own, different for each such side, and said once
+(:func:`complete_sides`)::
+
+    units.csv:14: side 'soviet' has no colour in the counter style: drawn in #c9a7d6
+
+A style may add unit types, each drawn from a file (``symbols``), and draw
+counters from SVG templates (``templates``); file names are relative to the
+style file::
+
+    {"symbols": {"mountain_infantry": {"file": "symbols/mountain.svg"}},
+     "templates": {"unit": "unit.svg", "marker": "marker.svg"}}
+
+A game's style lives beside its manifests as ``style.json``
+(:data:`pipeline.model.manifest.STYLE_FILE`): ``bocage counters`` uses it when
+no ``--style`` is given, and every command accepts the unit types it adds.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,14 +43,26 @@ from pydantic import Field
 from pipeline.errors import DataError
 from pipeline.model.base import Color, Model
 from pipeline.model.documents import parse_json, read_text, validate_document
-from pipeline.model.manifest import MarkerSpec, UnitSpec
+from pipeline.model.manifest import (
+    STYLE_FILE,
+    TYPE_NAME,
+    MarkerManifest,
+    MarkerSpec,
+    UnitManifest,
+    UnitSpec,
+)
 
 __all__ = [
     "DEFAULT_STYLE_PATH",
+    "SIDE_COLOURS",
     "VALUE_LAYOUTS",
     "CounterStyle",
     "Palette",
+    "SymbolFile",
+    "Templates",
+    "complete_sides",
     "default_style",
+    "game_style",
     "load_style",
     "rgb",
     "style_from_data",
@@ -60,6 +90,24 @@ class Palette(Model):
     band: Color = Field("#ffffff", description="the band across the top of a reduced side")
 
 
+class SymbolFile(Model):
+    """A unit type's symbol drawn from a file instead of bocage's own shapes."""
+
+    file: str = Field(description="an SVG, PNG or JPEG file, relative to the style file")
+    fit: Literal["inside", "box"] = Field(
+        "inside", description="inside: drawn in bocage's framed box, inside its frame; box:"
+        " covers the whole box, the file drawing its own frame (a complete APP-6 symbol)")
+    description: str = ""
+
+
+class Templates(Model):
+    """Counter templates: SVG files whose ``{column}`` fields the manifest fills."""
+
+    unit: str | None = Field(None, description="a unit's front (and back, unless unit_back)")
+    unit_back: str | None = Field(None, description="a unit's reduced side")
+    marker: str | None = Field(None, description="a marker")
+
+
 class CounterStyle(Model):
     """A whole style document (see the module docstring)."""
 
@@ -69,6 +117,9 @@ class CounterStyle(Model):
     markers: Palette
     sides: dict[str, Palette] = {}
     nationalities: dict[str, Palette] = {}
+    symbols: dict[str, SymbolFile] = Field(
+        {}, description="unit type -> its symbol file: adds types, or redraws built-in ones")
+    templates: Templates = Templates()
     mobile: Color = Field("#c8102e", description="box behind a mobile unit's movement"
                           " (000_3d79f68a6e3e33eb.txt §2.3: red box = mobile unit)")
     corner: Literal["setup", "none"] = Field(
@@ -126,6 +177,33 @@ def style_from_data(data: Any, file: str | Path | None = None) -> CounterStyle:
     return validate_document(CounterStyle, data, file)
 
 
+def _resolve_files(data: dict[str, Any], path: Path) -> None:
+    """Make the style's file names relative to the style file, and check they exist."""
+    folder = path.parent
+
+    def where(name: Any, key: str) -> Any:
+        if not isinstance(name, str):
+            return name  # the model says what is wrong with it
+        found = Path(os.path.normpath(folder / name))
+        if not found.is_file():
+            raise DataError(path, key, f"no file '{name}' in {folder}")
+        return str(found)
+
+    symbols = data.get("symbols")
+    if isinstance(symbols, dict):
+        for name, entry in symbols.items():
+            if not re.fullmatch(TYPE_NAME, name):
+                raise DataError(path, f"symbols.{name}", "a unit type is written in lower"
+                                " case letters, digits and '_', starting with a letter")
+            if isinstance(entry, dict) and "file" in entry:
+                entry["file"] = where(entry["file"], f"symbols.{name}.file")
+    templates = data.get("templates")
+    if isinstance(templates, dict):
+        for key, name in templates.items():
+            if name is not None:
+                templates[key] = where(name, f"templates.{key}")
+
+
 def load_style(path: str | Path | None) -> CounterStyle:
     """Read a style file and lay it over the default (``None``: the default itself).
 
@@ -145,6 +223,7 @@ def load_style(path: str | Path | None) -> CounterStyle:
     data = parse_json(read_text(path), path)
     if not isinstance(data, dict):
         raise DataError(path, "", "expected a JSON object at the top level")
+    _resolve_files(data, Path(path))
     merged = _default_data()
     for key, value in data.items():
         if key in ("sides", "nationalities") and isinstance(value, dict):
@@ -152,3 +231,65 @@ def load_style(path: str | Path | None) -> CounterStyle:
         else:
             merged[key] = value
     return style_from_data(merged, path)
+
+
+def game_style(manifests: Iterable[str | Path]) -> Path | None:
+    """The game's style beside the first of ``manifests`` that has one, if any.
+
+    >>> game_style(["no/such/units.csv"]) is None
+    True
+    """
+    for manifest in manifests:
+        candidate = Path(manifest).parent / STYLE_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+SIDE_COLOURS: tuple[tuple[str, str], ...] = (
+    ("#c9a7d6", "#efe4f4"), ("#e3b47c", "#f7e8d4"), ("#8fc1c9", "#ddeef0"),
+    ("#d99a9a", "#f4dede"), ("#9fb0d9", "#e1e7f5"), ("#b9b57e", "#ecebd8"),
+    ("#a6cfa0", "#e3f1e0"), ("#d4a3bd", "#f3e2eb"),
+)
+"""Background and box colours given, in turn, to sides a style has no colour for."""
+
+
+def complete_sides(style: CounterStyle, units: UnitManifest | None,
+                   markers: MarkerManifest | None = None) -> tuple[CounterStyle, list[str]]:
+    """The style with a colour for every side the manifests name, and one line per side added.
+
+    A unit whose nationality or side the style colours is left alone; a side
+    it does not colour gets the next of :data:`SIDE_COLOURS`, so two such
+    sides never look alike, and a warning naming the first row that has it.
+
+    Examples
+    --------
+    >>> from pipeline.model.manifest import units_from_text
+    >>> units = units_from_text("id,side,type\\n1,soviet,infantry\\n", "u.csv")
+    >>> style, warnings = complete_sides(default_style(), units)
+    >>> style.sides["soviet"].background, warnings[0].split(": ")[0]
+    ('#c9a7d6', 'u.csv:2')
+    """
+    nations = {key.casefold() for key in style.nationalities}
+    added: dict[str, Palette] = {}
+    warnings: list[str] = []
+
+    def need(side: str, file: str, line: int | None) -> None:
+        if side in style.sides or side in added:
+            return
+        background, box = SIDE_COLOURS[len(added) % len(SIDE_COLOURS)]
+        added[side] = Palette(background=background, box=box)
+        warnings.append(f"{file}:{line or 0}: side '{side}' has no colour in the counter style:"
+                        f" drawn in {background}; give it one under \"sides\" in {STYLE_FILE}"
+                        " (or --style)")
+
+    for unit in units or ():
+        if unit.nationality is None or unit.nationality.casefold() not in nations:
+            need(unit.side, units.file if units else "", units.line_of(unit.id) if units else 0)
+    for marker in markers or ():
+        if marker.side is not None:
+            need(marker.side, markers.file if markers else "",
+                 markers.line_of(marker.id) if markers else 0)
+    if not added:
+        return style, []
+    return style.model_copy(update={"sides": {**style.sides, **added}}), warnings

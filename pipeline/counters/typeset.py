@@ -2,7 +2,8 @@
 
 Counters must look the same on every machine, so text never comes from
 system fonts: the DejaVu fonts in ``fonts/`` (Bitstream Vera licence, see
-``fonts/LICENSE-DejaVu.txt``) are loaded by path. FreeType draws them with
+``fonts/LICENSE-DejaVu.txt``), bold and regular, normal and condensed, are
+loaded by path, and embedded in every PDF. FreeType draws them with
 anti-aliasing at the final resolution, so text stays crisp at any size.
 """
 
@@ -15,23 +16,37 @@ from typing import Literal
 
 from PIL import ImageDraw, ImageFont
 
+from pipeline.counters.art import Block, Words
+
 __all__ = [
+    "FAMILIES",
     "FONT_DIR",
     "FONTS",
     "FontName",
     "cap_height",
+    "centred_words",
     "draw_centred",
     "draw_line_of_cells",
     "fit_font",
     "font",
+    "line_of_cells",
 ]
 
 FONT_DIR = Path(__file__).with_name("fonts")
-FontName = Literal["bold", "condensed"]
+FontName = Literal["bold", "condensed", "regular", "text"]
 FONTS: dict[str, str] = {
     "bold": "DejaVuSans-Bold.ttf",  # values: wide, heavy digits read best at a glance
     "condensed": "DejaVuSansCondensed-Bold.ttf",  # ids and labels: more letters per inch
+    "regular": "DejaVuSans.ttf",  # running text where width does not matter
+    "text": "DejaVuSansCondensed.ttf",  # running text of the aids: notes, table bodies
 }
+FAMILIES: dict[str, tuple[str, str]] = {
+    "bold": ("DejaVu Sans", "bold"),
+    "condensed": ("DejaVu Sans Condensed", "bold"),
+    "regular": ("DejaVu Sans", "normal"),
+    "text": ("DejaVu Sans Condensed", "normal"),
+}
+"""Each shipped font's family name and weight, as an SVG or a PDF names them."""
 
 Colour = tuple[int, int, int] | tuple[int, int, int, int]
 Box = tuple[int, int, int, int]
@@ -68,6 +83,21 @@ def fit_font(text: str, name: FontName, px: int, max_width: float) -> ImageFont.
     return font(name, size)
 
 
+def centred_words(text: str, face: ImageFont.FreeTypeFont, name: FontName,
+                  centre: tuple[float, float], colour: tuple[int, int, int]) -> Words:
+    """``text`` with its advance width and cap height centred on ``centre``.
+
+    Centring on the cap height (not on the ink) keeps digits, '?' and '(5)' on
+    one baseline, the way a printed counter reads.
+
+    >>> centred_words("5", font("bold", 20), "bold", (50, 50), (0, 0, 0)).y  # cap height 15
+    58
+    """
+    cap = cap_height(name, face.size)
+    return Words(text, name, int(face.size), round(centre[0] - face.getlength(text) / 2),
+                 round(centre[1] + cap / 2), colour)
+
+
 def draw_centred(
     draw: ImageDraw.ImageDraw,
     text: str,
@@ -75,39 +105,33 @@ def draw_centred(
     centre: tuple[float, float],
     fill: Colour,
 ) -> None:
-    """Draw ``text`` with its advance width and cap height centred on ``centre``.
-
-    Centring on the cap height (not on the ink) keeps digits, '?' and '(5)' on
-    one baseline, the way a printed counter reads.
-    """
+    """Draw ``text`` with its advance width and cap height centred on ``centre``."""
     cap = -face.getbbox("H0", anchor="ls")[1]
     x = round(centre[0] - face.getlength(text) / 2)
     y = round(centre[1] + cap / 2)
     draw.text((x, y), text, font=face, fill=fill, anchor="ls")
 
 
-def draw_line_of_cells(
-    draw: ImageDraw.ImageDraw,
+def line_of_cells(
     cells: Sequence[str],
     face: ImageFont.FreeTypeFont,
+    name: FontName,
     rect: Box,
-    fill: Colour,
+    fill: tuple[int, int, int],
     *,
     separator: str = "-",
     boxed: int | None = None,
-    box_fill: Colour = (200, 16, 46),
-    box_text: Colour = (255, 255, 255),
-) -> None:
-    """Draw ``cells`` joined by ``separator``, centred in ``rect``, one cell maybe boxed.
+    box_fill: tuple[int, int, int] = (200, 16, 46),
+    box_text: tuple[int, int, int] = (255, 255, 255),
+) -> list[Block | Words]:
+    """``cells`` joined by ``separator``, centred in ``rect``, one cell maybe boxed.
 
     Parameters
     ----------
-    draw
-        Where to draw.
     cells
         The printed values, e.g. ``["5", "4", "4"]``.
-    face
-        The font (see :func:`fit_font`).
+    face, name
+        The font (see :func:`fit_font`) and which shipped font it is.
     rect
         ``(left, top, right, bottom)`` in pixels; the line is centred in it.
     fill
@@ -118,8 +142,15 @@ def draw_line_of_cells(
         Index of a cell drawn in a filled box (a mobile unit's movement, 000 §2.3).
     box_fill, box_text
         The box and its text colour.
+
+    Examples
+    --------
+    >>> marks = line_of_cells(["5", "4", "4"], font("bold", 20), "bold", (0, 0, 100, 30),
+    ...                       (0, 0, 0), boxed=2)
+    >>> [type(m).__name__ for m in marks], marks[0].text
+    (['Words', 'Block', 'Words'], '5-4-')
     """
-    # Runs of unboxed cells are drawn as one string: FreeType then places every glyph
+    # Runs of unboxed cells are one string: FreeType then places every glyph
     # exactly as it would the same text drawn alone.
     pieces: list[tuple[str, bool]] = []
     for i, cell in enumerate(cells):
@@ -132,20 +163,45 @@ def draw_line_of_cells(
             runs[-1] = (runs[-1][0] + piece, False)
         else:
             runs.append((piece, is_boxed))
-    cap = -face.getbbox("H0", anchor="ls")[1]
+    cap = cap_height(name, face.size)
     pad = max(1, round(cap * 0.18))
     # A boxed cell takes its padding on both sides, so the box never touches a separator.
     widths = [face.getlength(text) + (2 * pad if is_boxed else 0) for text, is_boxed in runs]
     left, top, right, bottom = rect
     x = (left + right) / 2 - sum(widths) / 2
     baseline = round((top + bottom) / 2 + cap / 2)
+    marks: list[Block | Words] = []
     for (text, is_boxed), width in zip(runs, widths, strict=True):
         colour = fill
         at = round(x)
         if is_boxed:
-            draw.rectangle((at, baseline - cap - pad, round(x + width) - 1, baseline + pad - 1),
-                           fill=box_fill)
+            marks.append(Block((at, baseline - cap - pad, round(x + width), baseline + pad),
+                               box_fill))
             colour = box_text
             at += pad
-        draw.text((at, baseline), text, font=face, fill=colour, anchor="ls")
+        marks.append(Words(text, name, int(face.size), at, baseline, colour))
         x += width
+    return marks
+
+
+def draw_line_of_cells(
+    draw: ImageDraw.ImageDraw,
+    cells: Sequence[str],
+    face: ImageFont.FreeTypeFont,
+    rect: Box,
+    fill: tuple[int, int, int],
+    *,
+    name: FontName = "bold",
+    separator: str = "-",
+    boxed: int | None = None,
+    box_fill: tuple[int, int, int] = (200, 16, 46),
+    box_text: tuple[int, int, int] = (255, 255, 255),
+) -> None:
+    """Draw :func:`line_of_cells` with Pillow (``name``: which shipped font ``face`` is)."""
+    for mark in line_of_cells(cells, face, name, rect, fill, separator=separator, boxed=boxed,
+                              box_fill=box_fill, box_text=box_text):
+        if isinstance(mark, Block):
+            l, t, r, b = mark.rect
+            draw.rectangle((l, t, r - 1, b - 1), fill=mark.colour)
+        else:
+            draw.text((mark.x, mark.y), mark.text, font=face, fill=mark.colour, anchor="ls")

@@ -19,6 +19,7 @@ from pipeline.model.check import (
     check_file,
     check_game_dir,
     companion_counters,
+    companion_maps,
     load_file,
 )
 from pipeline.model.crt import CrtTable, crt_from_data, load_crt
@@ -102,6 +103,7 @@ __all__ = [
     "check_file",
     "check_game_dir",
     "companion_counters",
+    "companion_maps",
     "cost_is_unknown",
     "crt_from_data",
     "dumps",

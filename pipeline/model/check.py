@@ -23,14 +23,21 @@ from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.crt import CrtTable, crt_from_data
 from pipeline.model.documents import document_kind, parse_json, read_text
 from pipeline.model.facts import Facts, facts_from_data
-from pipeline.model.manifest import MarkerManifest, UnitManifest, UnitSpec, load_manifest
+from pipeline.model.manifest import (
+    STYLE_FILE,
+    MarkerManifest,
+    UnitManifest,
+    UnitSpec,
+    load_manifest,
+)
 from pipeline.model.mapdata import MapData, map_from_data
 from pipeline.model.position import Position, position_from_data
 from pipeline.model.rulesprofile import RulesProfile, cost_is_unknown, rules_from_data
 from pipeline.model.scenario import Scenario, scenario_from_data
 from pipeline.model.translate import format_path, one_line
 
-__all__ = ["Checked", "Document", "check_file", "check_game_dir", "companion_counters", "load_file"]
+__all__ = ["Checked", "Document", "check_file", "check_game_dir", "companion_counters",
+           "companion_maps", "load_file"]
 
 Document = (MapData | RulesProfile | Scenario | Position | UnitManifest | MarkerManifest
             | CrtTable | Facts)
@@ -193,9 +200,11 @@ class _Folder:
 
 
 def _data_files(directory: Path) -> list[Path]:
+    # The counter style (STYLE_FILE) is the counters' settings, checked by `bocage counters`.
     return sorted(
         p for p in directory.iterdir()
         if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".json", ".csv")
+        and p.name != STYLE_FILE
     )
 
 
@@ -207,6 +216,15 @@ def companion_counters(directory: Path) -> Path | None:
     name = directory.resolve().name
     candidate = Path(os.path.normpath(directory / ".." / ".." / "counters" / name))
     return candidate if candidate.is_dir() else None
+
+
+def companion_maps(directory: Path) -> Path | None:
+    """``maps/<game>`` for ``counters/<game>`` (the repository layout), if it has a map.json."""
+    if directory.resolve().parent.name != "counters":
+        return None
+    name = directory.resolve().name
+    candidate = Path(os.path.normpath(directory / ".." / ".." / "maps" / name))
+    return candidate if (candidate / "map.json").is_file() else None
 
 
 @one_line

@@ -19,6 +19,7 @@ character (a NUL in a unit name would reach the counter and break the module).
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import math
 import os
@@ -36,16 +37,19 @@ from pydantic import (
     PlainSerializer,
     PlainValidator,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
     field_validator,
 )
 
 from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.base import SIGNED_NUMBER_PATTERN, Invalid, Model, Name, Note
-from pipeline.model.documents import forbidden_character
+from pipeline.model.documents import forbidden_character, read_json
 from pipeline.model.translate import describe, one_line, translate_error
 
 __all__ = [
+    "STYLE_FILE",
+    "TYPE_NAME",
     "MARKER_COLUMNS",
     "MARKER_KINDS",
     "MAX_COPIES",
@@ -59,6 +63,8 @@ __all__ = [
     "MarkerSpec",
     "UnitManifest",
     "UnitSpec",
+    "check_images",
+    "declared_unit_types",
     "load_manifest",
     "load_markers",
     "load_units",
@@ -71,14 +77,18 @@ UNIT_COLUMNS = (
     "id", "name", "side", "nationality", "type", "size", "formation", "class",
     "attack", "defence", "range", "movement", "strength",
     "back_attack", "back_defence", "back_range", "back_movement", "back_strength",
-    "steps", "flags", "setup_hex", "arrival_turn", "notes",
+    "steps", "flags", "setup_hex", "arrival_turn", "count", "image", "notes",
 )
 _UNIT_REQUIRED = ("id", "side", "type")
 _UNIT_NUMBERS = frozenset({
     "attack", "defence", "range", "movement", "strength",
     "back_attack", "back_defence", "back_range", "back_movement", "back_strength",
 })
-_UNIT_WHOLE = frozenset({"steps", "arrival_turn"})
+_UNIT_WHOLE = frozenset({"steps", "arrival_turn", "count"})
+STYLE_FILE = "style.json"
+"""A game's counter style, beside its manifests (``counters/<game>/style.json``)."""
+TYPE_NAME = r"^[a-z][a-z0-9_]*$"
+"""How a unit type a counter style adds is written: ``mountain_infantry``."""
 
 # Unit types: the symbol in the counter's type box (000 §10.3, 003 §2.3.2, 002).
 UNIT_TYPES: Mapping[str, str] = {
@@ -191,7 +201,10 @@ class UnitSpec(Model):
     name: str | None = None
     side: Name
     nationality: str | None = None
-    type: str = Field(json_schema_extra={"enum": list(UNIT_TYPES)})
+    type: str = Field(json_schema_extra={"anyOf": [
+        {"enum": list(UNIT_TYPES)},
+        {"pattern": TYPE_NAME, "description": "a type whose symbol the counter style declares"
+         " under \"symbols\""}]})
     size: str | None = Field(None, json_schema_extra={"enum": [*UNIT_SIZES, None]})
     formation: str | None = None
     unit_class: str | None = Field(None, alias="class",
@@ -210,13 +223,28 @@ class UnitSpec(Model):
     flags: list[str] = Field([], json_schema_extra={"items": {"enum": list(UNIT_FLAGS)}})
     setup_hex: str | None = None
     arrival_turn: int | None = Field(None, ge=0)
+    count: int | None = Field(None, ge=1, description="how many counters of this unit the game"
+                              " has (printed that many times); empty: one")
+    image: str | None = Field(None, description="a picture (PNG, JPEG or SVG) drawn in the"
+                              " unit-type box instead of the type's symbol; a path relative"
+                              " to the manifest's folder")
     notes: Note = ""
 
     @field_validator("type")
     @classmethod
-    def _known_type(cls, value: str) -> str:
-        if value not in UNIT_TYPES:
-            raise Invalid((), f"unknown unit type '{value}'{_hint(value, UNIT_TYPES)}")
+    def _known_type(cls, value: str, info: ValidationInfo) -> str:
+        extra = (info.context or {}).get("unit_types", ())
+        if value not in UNIT_TYPES and value not in extra:
+            known = [*UNIT_TYPES, *extra]
+            hint = _hint(value, known)
+            # A slip of a letter or two ('armr') gets the near name only; a name of its own
+            # ('mountain_infantry', near 'infantry') is told how a new type is declared too.
+            typo = max(difflib.SequenceMatcher(None, value, k).ratio() for k in known) >= 0.8
+            if re.fullmatch(TYPE_NAME, value) and not typo:
+                declare = (f"a new type needs its symbol in the counter style's \"symbols\","
+                           f" see {STYLE_FILE}")
+                hint = f"{hint[:-1]}; {declare})" if hint else f" ({declare})"
+            raise Invalid((), f"unknown unit type '{value}'{hint}")
         return value
 
     @field_validator("size")
@@ -445,7 +473,8 @@ def _parse_number(text: str, column: str, line: int, file: str, *, whole: bool) 
 def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
                    required: tuple[str, ...], model: type[Row],
                    convert: Callable[[int, dict[str, str], str], dict[str, Any]],
-                   what: str) -> tuple[tuple[Row, ...], dict[str, int]]:
+                   what: str, context: dict[str, Any] | None = None
+                   ) -> tuple[tuple[Row, ...], dict[str, int]]:
     """The validated rows of a manifest and the CSV line of each id (ids are unique)."""
     rows: list[Row] = []
     lines: dict[str, int] = {}
@@ -453,7 +482,7 @@ def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
         if len(rows) == MAX_ROWS:
             raise ManifestError(name, line, None, f"more than {MAX_ROWS:,} rows; a manifest"
                                 f" holds at most {MAX_ROWS:,} units or markers")
-        row = _validate(model, convert(line, cells, name), line, name)
+        row = _validate(model, convert(line, cells, name), line, name, context)
         row_id = str(getattr(row, "id"))
         if row_id in lines:
             raise ManifestError(name, line, "id", f"duplicate {what} id '{row_id}'"
@@ -463,9 +492,10 @@ def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
     return tuple(rows), lines
 
 
-def _validate(model: type[Row], data: dict[str, Any], line: int, file: str) -> Row:
+def _validate(model: type[Row], data: dict[str, Any], line: int, file: str,
+              context: dict[str, Any] | None = None) -> Row:
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context=context)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         path, message = translate_error(err, model)
@@ -477,7 +507,8 @@ def _validate(model: type[Row], data: dict[str, Any], line: int, file: str) -> R
 
 
 @one_line
-def units_from_text(text: str, file: str | Path = "<units>") -> UnitManifest:
+def units_from_text(text: str, file: str | Path = "<units>", *,
+                    unit_types: Iterable[str] = ()) -> UnitManifest:
     """Parse a units manifest from CSV text.
 
     Parameters
@@ -486,21 +517,28 @@ def units_from_text(text: str, file: str | Path = "<units>") -> UnitManifest:
         The CSV, header first.
     file
         Name used in messages.
+    unit_types
+        Types besides :data:`UNIT_TYPES` that a counter style declares
+        (:func:`declared_unit_types`).
 
     Examples
     --------
     >>> m = units_from_text("id,side,type,attack\\n9/2,allied,infantry,\\n", "u.csv")
     >>> m.get("9/2").attack is None, m.get("9/2").type
     (True, 'infantry')
+    >>> units_from_text("id,side,type\\n1,a,mountain_infantry\\n", "u.csv",
+    ...                 unit_types=["mountain_infantry"]).get("1").type
+    'mountain_infantry'
     """
-    return _units(io.StringIO(text, newline=""), file)
+    return _units(io.StringIO(text, newline=""), file, unit_types)
 
 
 @one_line
-def _units(lines: Iterable[str], file: str | Path) -> UnitManifest:
+def _units(lines: Iterable[str], file: str | Path,
+           unit_types: Iterable[str] = ()) -> UnitManifest:
     name = str(file)
     units, where = _manifest_rows(lines, name, UNIT_COLUMNS, _UNIT_REQUIRED, UnitSpec,
-                                  _convert_unit, "unit")
+                                  _convert_unit, "unit", {"unit_types": frozenset(unit_types)})
     return UnitManifest(name, units, where)
 
 
@@ -538,10 +576,54 @@ def _lines(path: str | Path) -> Iterator[IO[str]]:
         yield fh
 
 
-def load_units(path: str | Path) -> UnitManifest:
-    """Read a units manifest (``units.csv``) row by row; errors name the file and CSV line."""
+def declared_unit_types(folder: str | Path) -> frozenset[str]:
+    """The unit types the counter style in ``folder`` (:data:`STYLE_FILE`) adds, if any.
+
+    A game's counter style lives beside its manifests; the names under its
+    ``"symbols"`` are unit types its units may have (``mountain_infantry``),
+    drawn from the files the style names. Only the names are read here; the
+    style itself is checked by ``bocage counters``.
+
+    >>> declared_unit_types("no such folder")
+    frozenset()
+    """
+    path = Path(folder) / STYLE_FILE
+    if not path.is_file():
+        return frozenset()
+    data = read_json(path)
+    symbols = data.get("symbols", {}) if isinstance(data, dict) else {}
+    if not isinstance(symbols, dict):
+        raise DataError(path, "symbols", "expected an object: unit type -> its symbol file")
+    for name in symbols:
+        if not re.fullmatch(TYPE_NAME, name):
+            raise DataError(path, f"symbols.{name}", "a unit type is written in lower case"
+                            " letters, digits and '_', starting with a letter")
+    return frozenset(symbols)
+
+
+def check_images(manifest: UnitManifest) -> None:
+    """Refuse a unit whose ``image`` file is missing, naming its CSV line.
+
+    Images are looked for relative to the manifest's folder.
+    """
+    folder = Path(manifest.file).parent
+    for unit in manifest:
+        if unit.image is not None and not (folder / unit.image).is_file():
+            raise ManifestError(manifest.file, manifest.line_of(unit.id) or 0, "image",
+                                f"image: no file '{unit.image}' in {folder}")
+
+
+def load_units(path: str | Path, *, unit_types: Iterable[str] = ()) -> UnitManifest:
+    """Read a units manifest (``units.csv``); errors name the file and CSV line.
+
+    Unit types declared by the counter style beside it (:func:`declared_unit_types`)
+    are accepted, and so are ``unit_types``; every ``image`` must name a file.
+    """
+    extra = declared_unit_types(Path(path).parent) | frozenset(unit_types)
     with _lines(path) as fh:
-        return _units(fh, path)
+        manifest = _units(fh, path, extra)
+    check_images(manifest)
+    return manifest
 
 
 def load_markers(path: str | Path) -> MarkerManifest:
@@ -550,8 +632,12 @@ def load_markers(path: str | Path) -> MarkerManifest:
         return _markers(fh, path)
 
 
-def load_manifest(path: str | Path) -> UnitManifest | MarkerManifest:
+def load_manifest(path: str | Path, *,
+                  unit_types: Iterable[str] = ()) -> UnitManifest | MarkerManifest:
     """Read a manifest of either kind, told apart by its header (:func:`sniff_manifest`).
+
+    A units manifest accepts the types the style beside it declares and
+    ``unit_types``, and its images must exist (as :func:`load_units`).
 
     >>> from pathlib import Path
     >>> demo = Path(__file__).resolve().parents[2] / "counters" / "demo"
@@ -566,7 +652,10 @@ def load_manifest(path: str | Path) -> UnitManifest | MarkerManifest:
         fh.seek(0)
         kind = sniff_manifest(header) if header else "units"
         if kind == "units":
-            return _units(fh, path)
+            units = _units(fh, path, declared_unit_types(Path(path).parent)
+                           | frozenset(unit_types))
+            check_images(units)
+            return units
         if kind == "markers":
             return _markers(fh, path)
     raise ManifestError(path, 1, None, "not a units or markers manifest: the header names none"

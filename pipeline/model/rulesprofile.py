@@ -990,6 +990,9 @@ class RulesProfile(Model):
     kind: Literal["rules"]
     system: SystemId = GENERIC
     game: str = Field(min_length=1)
+    title: str = Field("", description="the game's title as players know it ('D-Day Omaha"
+                       " Beach'); play aids cite the rulebook by it ('D-Day Omaha Beach"
+                       " §6.1'); empty: by the rulebook's file name")
     source: Cite
     cite_as: str = Field("", description="how answers name the rulebook: the first word of"
                          " 'source' (its file) is written so in the cites they quote, e.g."

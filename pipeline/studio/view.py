@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.digitize import geojson
-from pipeline.digitize.outputs import UNSURE
+from pipeline.digitize.outputs import UNSURE, hex_corners
 from pipeline.model import MapData
 from pipeline.studio.document import HexValue
 from pipeline.studio.workspace import Workspace
@@ -41,8 +40,9 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
     fit = reading.fit
     grid = fit.grid
     doc = state.document
-    polygons = geojson(fit, reading.terrain, {}, reading.legend)["features"]
-    ids = [p["properties"]["id"] for p in polygons]
+    order = grid.hexes()
+    corners = hex_corners(fit, order)
+    ids = [grid.id(h) for h in order]
     index = {hex_id: i for i, hex_id in enumerate(ids)}
     centres = fit.centres()
     values = workspace.hex_values()
@@ -53,8 +53,7 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
         hexes.append({
             "id": hex_id,
             "centre": [round(float(centres[i][0]), 1), round(float(centres[i][1]), 1)],
-            "corners": [[round(x, 1), round(y, 1)]
-                        for x, y in polygons[i]["geometry"]["coordinates"][0][:6]],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners[i]],
             "terrain": list(terrain), "confidence": confidence, "provenance": provenance,
             "features": list(entry.features) if entry else [],
             "name": entry.name if entry and entry.name else None,

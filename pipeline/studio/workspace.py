@@ -491,9 +491,14 @@ class Workspace:
                 raise DataError(geojson_name, "", "the GeoJSON and the overlay need two names")
             reading = self.reading()
             terrain, sides = self._edited(reading)
+            edited = replace(reading, map=self.document(), terrain=terrain, hexsides=sides)
+            # The digitizer's two GIS layers: hexes in the file named, hexsides beside it
+            # (NAME.hexsides.geojson), as `bocage digitize --geojson` writes them.
+            layers = geojson(edited, self.source)
+            sides_path = targets[0].with_name(targets[0].stem + ".hexsides.geojson")
             files: dict[Path, bytes] = {
-                targets[0]: geojson_text(geojson(reading.fit, terrain, sides, reading.legend,
-                                                 self.source)).encode(),
+                targets[0]: geojson_text(layers["hexes"]).encode(),
+                sides_path: geojson_text(layers["hexsides"]).encode(),
                 targets[1]: encode_png(overlay(self.pixels, reading.fit, terrain, sides,
                                                reading.legend), str(targets[1])),
             }

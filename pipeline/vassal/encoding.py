@@ -161,6 +161,10 @@ def encode_exact(items: Sequence[str], delimiter: str, what: str = "a field") ->
     ``what`` instead of writing a definition that decodes differently.
     """
     text = encode(items, delimiter)
+    if items and not any("\\" in i or "'" in i for i in items if i):
+        # Without backslashes and quotes the only escape is '\' before a delimiter, which the
+        # decoder undoes: the text reads back unchanged (a test checks this at random).
+        return text
     if decode(text, delimiter) != [i or "" for i in items]:
         raise ModuleError(None, f"{what} {list(items)!r} cannot be written so that VASSAL reads"
                           " it back unchanged (a value ends with a backslash?)")

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pipeline.aids import make_aids
+from pipeline.aids import AID_STEMS, make_aids
 from pipeline.cli.aids import aids
 
 from .conftest import MAPS, pdf_pages, pdf_text
@@ -67,3 +67,42 @@ def test_bad_data_is_one_located_line(tmp_path):
     result = CliRunner().invoke(aids, [str(game), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "crt.json" in result.output and result.output.count("\n") == 1
+
+
+def test_aids_set_text_in_regular_and_headings_in_bold_every_font_embedded(tmp_path):
+    from pypdf import PdfReader
+
+    from tests.counters.pdftools import fonts
+
+    written = make_aids(MAPS / "omaha", tmp_path / "aids", "letter", map_dpi=24)
+    for path in (p for p in written if p.suffix == ".pdf"):
+        found = fonts(path)
+        assert found and all(f["emb"] == "yes" for f in found), (path.name, found)
+        assert not any("Helvetica" in f["name"] for f in found), path.name
+        meta = PdfReader(str(path)).metadata
+        assert meta.author == "bocage, for D-Day Omaha Beach: Beach to Bocage (Beach to" \
+            " Bocage / Landing and Linkup map)" and "play aid" in meta.subject, path.name
+    names = {f["name"].split("+")[-1] for f in fonts(tmp_path / "aids" / "tec.pdf")}
+    assert {"DejaVuSansCondensed", "DejaVuSans-Bold"} <= names  # body text and headings
+
+
+def test_the_help_names_every_aid_it_writes(tmp_path):
+    """Every file make_aids writes, for every game, is named in ``bocage aids --help``."""
+    text = CliRunner().invoke(aids, ["--help"], terminal_width=100).output
+    for game in ("demo", "omaha", "june44", "cobra", "tactical"):
+        for path in make_aids(MAPS / game, tmp_path / game, map_dpi=12):
+            name = path.name
+            if name.startswith(("track-", "oob-")):
+                name = name.split("-")[0] + "-NAME.*"
+            elif name.startswith("map-"):
+                name = "map-BOARD.png"
+            assert name in text, (game, path.name)
+    for stem in AID_STEMS:
+        assert f"{stem}.pdf" in text
+
+
+def test_the_cli_lists_the_aids_under_the_folder_as_given(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(aids, [str(MAPS / "demo"), "--out", "aids", "--map-dpi", "20"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "aids/tec.pdf"  # not the folder's real path

@@ -9,6 +9,9 @@ from tests.surface import assert_surface
 
 SURFACE = {
     "pipeline.aids": {"AID_STEMS", "is_aid_file", "make_aids"},
+    "pipeline.aids.cite": {"Rulebook", "cite_text"},
+    "pipeline.aids.track": {"BOXES_PER_ROW", "TurnBox", "arrival_text", "track_pages",
+                            "turn_boxes", "turn_numbers", "unit_label"},
     "pipeline.aids.crt": {"BOMBARDMENT_CONDITIONAL", "BOMBARDMENT_NO_EFFECT", "UNKNOWN",
                           "column_label", "crt_pages"},
     "pipeline.aids.tec": {"format_combat", "format_cost", "parse_colour", "tec_pages"},

@@ -20,13 +20,14 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def test_help_lists_one_command_per_stage_and_check():
+def test_help_lists_the_demo_then_check_and_one_command_per_stage():
     code, out, _ = run("--help")
     assert code == 0
     # Command names start at a two-space indent; wrapped help lines start deeper.
     section = out.split("Commands:")[1].splitlines()
     listed = [line.split()[0] for line in section if line[:2] == "  " and line[2:3] != " "]
-    assert listed == ["check", "digitize", "studio", "validate", "counters", "aids", "vassal",
+    assert listed == ["demo", "check", "digitize", "studio", "validate", "counters", "aids",
+                      "vassal",
                       "rules"]
 
 

@@ -159,3 +159,18 @@ def test_a_board_image_given_as_output_of_its_own_module_is_refused(tmp_path):
     assert stderr == (f"bocage: {board}: --out would replace the input {board} (--board);"
                       " choose another file name\n")
     assert board.read_bytes() == before
+
+
+@pytest.mark.parametrize(("out", "where"), [(".", "the current folder"),
+                                            ("..", "above the current folder")])
+def test_a_folder_output_is_never_the_current_folder_or_above_it(tmp_path, monkeypatch, out,
+                                                                 where):
+    # It is swapped whole: the shell would be left in the old folder, emptied.
+    here = tmp_path / "work"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    code, _, stderr = run("aids", ROOT / "maps" / "demo", "--out", out)
+    assert code == 2
+    assert stderr == (f"bocage: {out}: --out is {where}, and a folder output is replaced whole;"
+                      " give --out a folder of its own inside it\n")
+    assert list(here.iterdir()) == [] and [p.name for p in tmp_path.iterdir()] == ["work"]

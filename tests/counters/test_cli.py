@@ -103,3 +103,77 @@ def test_render_overwrites_its_own_earlier_output(tmp_path):
         code, _, _ = run("render", DEMO / "units.csv", "--out", tmp_path, "-q")
         assert code == 0
     assert not [p for p in Path(tmp_path).iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_side_without_colour_is_drawn_in_its_own_and_said_once(tmp_path):
+    units = tmp_path / "units.csv"
+    units.write_text("id,side,type\n1,soviet,infantry\n2,soviet,armor\n3,finnish,infantry\n"
+                     "4,allied,infantry\n")
+    markers = tmp_path / "markers.csv"
+    markers.write_text("id,kind,side\nsf,support_fire,finnish\n")
+    code, _, stderr = run("render", units, markers, "--out", tmp_path / "out")
+    assert code == 0
+    lines = stderr.splitlines()
+    assert lines == [
+        f"bocage: warning: {units}:2: side 'soviet' has no colour in the counter style: drawn"
+        " in #c9a7d6; give it one under \"sides\" in style.json (or --style)",
+        f"bocage: warning: {units}:4: side 'finnish' has no colour in the counter style: drawn"
+        " in #e3b47c; give it one under \"sides\" in style.json (or --style)",
+    ]
+    corner = {}
+    for name in ("1", "3", "4", "sf"):
+        with Image.open(tmp_path / "out" / f"{name}-front.png") as image:
+            corner[name] = image.convert("RGB").getpixel((2, 2))
+    assert corner["1"] == (0xc9, 0xa7, 0xd6) and corner["3"] == (0xe3, 0xb4, 0x7c)
+    assert corner["sf"] == corner["3"]  # a side's markers in the side's colour
+    assert corner["4"] == (0xa4, 0xb8, 0x6d)  # the style's allied green, no warning
+
+
+def test_a_style_colouring_every_side_says_nothing(tmp_path):
+    units = tmp_path / "units.csv"
+    units.write_text("id,side,type\n1,soviet,infantry\n")
+    style = tmp_path / "style.json"
+    style.write_text(json.dumps({"sides": {"soviet": {"background": "#cc3333"}}}))
+    code, _, stderr = run("render", units, "--style", style, "--out", tmp_path / "out")
+    assert code == 0 and stderr == ""
+    with Image.open(tmp_path / "out" / "1-front.png") as image:
+        assert image.convert("RGB").getpixel((2, 2)) == (0xcc, 0x33, 0x33)
+
+
+def test_render_on_two_workers_writes_what_one_writes(tmp_path):
+    rows = "".join(f"u{i},{'allied' if i % 2 else 'german'},infantry,{i % 9},{i % 5},4\n"
+                   for i in range(150))
+    units = tmp_path / "units.csv"
+    units.write_text("id,side,type,attack,defence,movement\n" + rows)
+    for jobs in ("1", "2"):
+        code, _, _ = run("render", units, "--out", tmp_path / jobs, "--jobs", jobs)
+        assert code == 0
+    one = sorted(p.name for p in (tmp_path / "1").iterdir())
+    assert one == sorted(p.name for p in (tmp_path / "2").iterdir()) and len(one) == 301
+    for name in one:
+        assert (tmp_path / "1" / name).read_bytes() == (tmp_path / "2" / name).read_bytes(), name
+
+
+def test_an_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path):
+    (tmp_path / "bad.svg").write_text("<svg><polygon")
+    (tmp_path / "style.json").write_text(json.dumps({"symbols": {"ski": {"file": "bad.svg"}}}))
+    rows = "".join(f"u{i},allied,{'ski' if i == 120 else 'infantry'}\n" for i in range(150))
+    (tmp_path / "units.csv").write_text("id,side,type\n" + rows)
+    code, _, stderr = run("render", tmp_path / "units.csv", "--out", tmp_path / "out",
+                          "--jobs", "2")
+    assert code == 2
+    assert stderr.strip() == f"bocage: {tmp_path / 'bad.svg'}: line 1: not a readable SVG" \
+        " file (Couldn't find end of Start Tag polygon line 1, line 1, column 14)"
+    assert not (tmp_path / "out").exists()
+
+
+def test_sheet_pdf_names_the_game_and_embeds_its_fonts(tmp_path):
+    pdf = tmp_path / "sheet.pdf"
+    code, _, _ = run("sheet", DEMO / "units.csv", DEMO / "markers.csv", "--pdf", pdf)
+    assert code == 0
+    from pypdf import PdfReader
+
+    meta = PdfReader(str(pdf)).metadata
+    assert meta.title.startswith("D-Day Omaha Beach: Beach to Bocage") and \
+        meta.title.endswith("counter sheets")
+    assert meta.author.startswith("bocage, for D-Day Omaha Beach")

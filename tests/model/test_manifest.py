@@ -43,11 +43,28 @@ def test_demo_units_are_the_units_000_names():
     assert demo.line_of("2 Rgr") == 9
 
 
-def test_demo_values_the_text_does_not_give_are_empty_or_labelled_illustrative():
+def _n(value: float | None) -> str:
+    assert value is not None
+    return f"{value:g}"
+
+
+def test_demo_values_the_text_does_not_give_are_labelled_illustrative_value_by_value():
+    # 000 §2.3 names the values a counter prints; the text gives none of them for these units.
     for unit in load_units(DEMO_UNITS):
-        assert (unit.attack, unit.defence) == (None, None)
         assert unit.notes.startswith("000 §11")
-        assert unit.movement is not None and "illustrative (demo only)" in unit.notes
+        said = unit.notes.split("illustrative values (demo only, not the published counter's,"
+                                " which the text does not give): ")
+        assert len(said) == 2, unit.id
+        assert said[1].startswith(f"attack {_n(unit.attack)}, defence {_n(unit.defence)},"
+                                  f" movement {_n(unit.movement)}"), unit.id
+        if unit.steps == 1:
+            assert (unit.back_attack, unit.back_defence, unit.back_movement) == (None,) * 3
+            assert "one step (no reduced side" in said[1]
+        else:
+            assert unit.steps == 2
+            assert (f"back (reduced) {_n(unit.back_attack)}-{_n(unit.back_defence)}-"
+                    f"{_n(unit.back_movement)}") in said[1], unit.id
+        assert (unit.range, unit.strength, unit.back_range, unit.back_strength) == (None,) * 4
 
 
 def test_demo_arrivals_follow_000_s11_1_2_and_s11_2_4():
@@ -59,9 +76,14 @@ def test_demo_arrivals_follow_000_s11_1_2_and_s11_2_4():
 
 def test_demo_support_fire_markers_000_s11_1_4_and_s11_2_6_and_s11_2_7():
     demo = load_markers(DEMO_MARKERS)
-    german = {m.value: m.count for m in demo if m.side == "german" and m.value}
+    german = {m.value: m.count for m in demo if m.side == "german" and m.id != "ger_minen"}
     assert german == {"+1": 1, "+2": 2, "+3": 2, "+4": 2, "+5": 2, "+6": 3, "+8": 2, "+9": 1}
-    assert sum(german.values()) == 15
+    assert sum(c or 0 for c in german.values()) == 15
+    # The two "Achtung! Minen" markers: their value is not in the text; the demo's is labelled.
+    minen = demo.get("ger_minen")
+    assert minen is not None and (minen.label, minen.count, minen.value) == (
+        "Achtung! Minen", 2, "+3")
+    assert "+3 is an illustrative value (demo only, not the published marker's)" in minen.notes
     allied = {m.value: m.count for m in demo if m.kind == "support_fire" and m.side == "allied"}
     assert allied == {"+2": 3, "+3": 3, "+4": 2, "+5": 1, "+6": 6, "+7": 3, "+8": 4, "+9": 2,
                       "+10": 1}
@@ -135,7 +157,7 @@ def test_header_problems():
                               " (id, name, side, nationality, type, size, formation, class,"
                               " attack, defence, range, movement, strength, back_attack,"
                               " back_defence, back_range, back_movement, back_strength, steps,"
-                              " flags, setup_hex, arrival_turn, notes)")
+                              " flags, setup_hex, arrival_turn, count, image, notes)")
 
 
 def test_rows_with_the_wrong_number_of_fields():

@@ -59,7 +59,12 @@ def test_schemas_name_the_fields(kind, required):
 
 def test_unit_schema_lists_the_vocabularies():
     schema = schema_for("units")
-    assert "armor" in schema["properties"]["type"]["enum"]
+    built_in, declared = schema["properties"]["type"]["anyOf"]
+    assert "armor" in built_in["enum"]
+    # A type a counter style declares is any lower-case name ('mountain_infantry').
+    assert declared["pattern"] == "^[a-z][a-z0-9_]*$"
+    assert schema["properties"]["count"]["anyOf"][0] == {"minimum": 1, "type": "integer"}
+    assert "image" in schema["properties"]
     assert "no_zoc" in schema["properties"]["flags"]["items"]["enum"]
     assert "class" in schema["properties"]  # the column name, not the Python name
 

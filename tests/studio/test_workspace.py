@@ -229,10 +229,12 @@ def test_export_writes_geojson_and_overlay_inside_the_folder_only(mistaught, dem
     workspace.set_terrain(woods[5], "woods", 0)
     written = workspace.export("out/map.geojson", "out/overlay.png")
     doc = json.loads(written[0].read_text())
-    props = {f["properties"]["id"]: f["properties"] for f in doc["features"]
-             if f["properties"]["kind"] == "hex"}
-    assert len(props) == 550 and props[woods[5]]["terrain"] == ["woods"]
-    picture = cv2.imread(str(written[1]))
+    props = {f["properties"]["id"]: f["properties"] for f in doc["features"]}
+    assert len(props) == 550 and props[woods[5]]["terrain"] == "woods"
+    assert written[1].name == "map.hexsides.geojson"
+    sides = json.loads(written[1].read_text())["features"]
+    assert sides and {f["geometry"]["type"] for f in sides} == {"LineString"}
+    picture = cv2.imread(str(written[2]))
     assert picture.shape[:2] == workspace.pixels.shape[:2]
     for name in ("../outside.geojson", str(mistaught.parent.parent / "elsewhere.geojson")):
         with pytest.raises(DataError, match="outside the game folder"):

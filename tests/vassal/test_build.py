@@ -91,7 +91,8 @@ def test_pieces_have_stable_unique_gpids_and_decode(demo_game, tmp_path):
     assert layer[3] == "Flip" and layer[27] == "57344,0,Flip" and layer[16] == ",+ (reduced)"
     props = {decode(t.type[5:], ",")[0]: t.state for t in piece.traits if t.id == "mark;"}
     assert props == {"UnitId": "2 Rgr", "Nationality": "US", "Type": "ranger",
-                     "Size": "battalion", "Movement": "4", "Steps": "2"}
+                     "Size": "battalion", "Attack": "3", "Defence": "3", "Movement": "4",
+                     "BackAttack": "1", "BackDefence": "2", "BackMovement": "4", "Steps": "2"}
     assert piece.traits[-2].fields == ["Allied unit"]
     protos = {p.get("name") for p in root.iter(M + "PrototypeDefinition")}
     assert protos == {"Unit", "Marker", "Allied unit", "German unit"}
@@ -212,3 +213,47 @@ def test_piece_size_is_the_builders_choice(demo_game, tmp_path):
     _, archive = read(build(demo_game, tmp_path / "b.vmod", piece_size=0))
     drawn = demo_game.parent.parent / "counters" / "demo" / front
     assert archive.read(f"images/{front}") == drawn.read_bytes()
+
+
+def test_pieces_scaled_on_two_workers_are_the_pieces_scaled_here(game_factory, tmp_path):
+    game = game_factory(layout=None)
+    counters = game.parent.parent / "counters" / "demo"
+    for path in counters.glob("*.png"):  # faces larger than the pieces, so each is scaled
+        with Image.open(path) as small:
+            small.resize((120, 120)).save(path)
+    one = build(game, tmp_path / "one.vmod", jobs=1).read_bytes()
+    two = build(game, tmp_path / "two.vmod", jobs=2).read_bytes()
+    assert one == two
+    with zipfile.ZipFile(tmp_path / "two.vmod") as archive:
+        names = [n for n in archive.namelist() if n.endswith("-front.png")]
+        assert len(names) > 32  # enough faces for the work to go to the workers
+        sizes = {Image.open(io.BytesIO(archive.read(n))).size for n in names}
+    assert sizes == {(47, 47)}  # 85% of the 55 px hex across its flats
+
+
+def test_a_face_already_at_the_piece_size_is_kept_and_a_shared_face_scaled_once(
+        game_factory, tmp_path, monkeypatch):
+    import pipeline.vassal.build as module
+
+    game = game_factory()
+    counters = game.parent.parent / "counters" / "demo"
+    same = Image.new("RGB", (120, 120), (10, 20, 30))
+    for path in counters.glob("ger-sf-*.png"):
+        same.save(path)  # every German support-fire face alike
+    scaled: list[int] = []
+    real = module._piece_png
+
+    def counting(job):
+        scaled.append(len(job[0]))
+        return real(job)
+
+    monkeypatch.setattr(module, "_piece_png", counting)
+    build(game, tmp_path / "a.vmod", jobs=1)
+    faces = list(counters.glob("*.png"))
+    alike = len(list(counters.glob("ger-sf-*.png")))
+    assert alike >= 10 and len(scaled) == len(faces) - alike + 1
+    # 50 px faces on a 47 px piece are scaled; a face at 47 px is stored as it is.
+    kept = counters / counter_image_names("914/352")[0]
+    Image.new("RGB", (47, 47), (1, 2, 3)).save(kept)
+    _, archive = read(build(game, tmp_path / "b.vmod", jobs=1))
+    assert archive.read(f"images/{kept.name}") == kept.read_bytes()

@@ -71,6 +71,13 @@ def test_round_trip_unless_an_item_ends_with_a_backslash(items):
         assert encode(decode(text, ";"), ";") == text
 
 
+@given(st.lists(st.text(alphabet="ab;,/\t é", max_size=6), min_size=1, max_size=6),
+       st.sampled_from([";", ",", "/", "\t"]))
+def test_items_without_backslash_or_quote_always_read_back(items, delimiter):
+    """The case encode_exact does not decode to check (most of a module's traits)."""
+    assert decode(encode_exact(items, delimiter), delimiter) == items
+
+
 def test_encode_exact_refuses_what_vassal_cannot_read_back():
     with pytest.raises(ModuleError, match="backslash"):
         encode_exact(["ends\\", "next"], ";", "a name")

@@ -43,8 +43,9 @@ def test_pywargame_sees_maps_grid_pieces_and_stacks(demo_game: Path, tmp_path: P
     pieces = game.getPieces(asdict=False)
     assert len(pieces) == 13 + 21 + 9  # palette units, palette markers, set-up copies
     ranger = next(p for p in pieces if p["entryName"] == "2 Ranger Battalion")
-    # Six properties: id, nationality, type, size, movement (illustrative in the demo
-    # manifest) and steps; values the manifest leaves empty get none.
-    assert [t.ID for t in ranger.getTraits()] == ["emb2", *["mark"] * 6, "prototype", "piece"]
+    # Eleven properties: id, nationality, type, size, attack, defence, movement, the back's
+    # attack, defence and movement (illustrative in the demo manifest) and steps; values the
+    # manifest leaves empty (range, strength) get none.
+    assert [t.ID for t in ranger.getTraits()] == ["emb2", *["mark"] * 11, "prototype", "piece"]
     prototypes = game.getPrototypes()[0].getPrototypes(asdict=True)
     assert set(prototypes) == {"Unit", "Marker", "Allied unit", "German unit"}
