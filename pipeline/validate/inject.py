@@ -129,7 +129,7 @@ class _Typist:
                  if a < b and self.the_map.has_hex(b)]
         pairs += [(a, b) for a in self.ids for b in neighbour_ids(self.the_map, a) if a < b]
         for a, b in self.rng.sample(pairs, len(pairs)):
-            if not self.free(a, b) or self.the_map.terrain_of(a) == self.the_map.terrain_of(b):
+            if not self.free(a, b) or self.the_map.terrain_of(a)[0] == self.the_map.terrain_of(b)[0]:
                 continue
             first, second = copy.deepcopy(self.entry(a)), copy.deepcopy(self.entry(b))
             self.data["hexes"][a], self.data["hexes"][b] = second, first

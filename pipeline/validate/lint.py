@@ -24,11 +24,10 @@ Unknown names and off-grid hexes are found before loading, by
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 
 from pipeline.model import MapData
-from pipeline.validate.findings import Finding, sort_findings
+from pipeline.validate.findings import Finding, cite_of, sort_findings
 from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.sides import (
     Corner,
@@ -43,15 +42,6 @@ from pipeline.validate.sides import (
 )
 
 __all__ = ["lint_map"]
-
-_CITE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt(?: §[0-9.]+(?:, §[0-9.]+)*)?")
-
-
-def _cite_of(note: str) -> str:
-    """The first rulebook citation in a vocabulary note, or ``""``."""
-    found = _CITE.search(note)
-    return found.group(0) if found else ""
-
 
 def _duplicates(the_map: MapData) -> list[Finding]:
     seen: dict[SideKey, frozenset[str]] = {}
@@ -82,7 +72,7 @@ def _bridges(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]
                 out.append(Finding(
                     "error", "bridge_without_road_river", name,
                     f"{name}: {bridge} without a {' and a '.join(lacking)} on the hexside",
-                    cite=_cite_of(the_map.hexside_features[bridge].note),
+                    cite=cite_of(the_map.hexside_features[bridge].note),
                     hexes=side_hexes(the_map, key)))
     return out
 
