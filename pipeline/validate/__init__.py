@@ -5,8 +5,9 @@ A typist's ``map.json`` is checked three ways, each giving
 
 * :mod:`~pipeline.validate.diff`: hex by hex and hexside by hexside against a
   digitized map of the same grid, with the digitizer's confidence;
-* :mod:`~pipeline.validate.lint` (and :mod:`~pipeline.validate.screen` for
-  names and ids a strict load refuses): consistency of the map by itself;
+* :mod:`~pipeline.validate.lint` (and :mod:`~pipeline.validate.rawjson` and
+  :mod:`~pipeline.validate.screen` for keys typed twice, names, ids and
+  hexsides a strict load refuses): consistency of the map by itself;
 * :mod:`~pipeline.validate.facts`: the claims of ``facts.json``, each finding
   citing its rulebook section.
 
@@ -21,13 +22,21 @@ the bench that types errors into a true map. Nothing here changes data.
 (False, ['lint'])
 """
 
-from pipeline.validate.diff import Agreement, MapDiff, diff_maps, same_grid
+from pipeline.validate.diff import Agreement, MapDiff, diff_maps, feature_confidence, same_grid
 from pipeline.validate.facts import check_fact, check_facts
-from pipeline.validate.findings import SEVERITIES, Finding, Severity, count_by, sort_findings
+from pipeline.validate.findings import (
+    SEVERITIES,
+    Finding,
+    Severity,
+    cite_of,
+    count_by,
+    sort_findings,
+)
 from pipeline.validate.inject import KINDS, Injected, Score, inject_errors, score
 from pipeline.validate.lint import lint_map
 from pipeline.validate.picture import Picture, draw_map
 from pipeline.validate.report import html_report, text_report, write_html_report
+from pipeline.validate.rawjson import read_raw, read_raw_file
 from pipeline.validate.roles import ROLE_NAMES, Roles, parse_role_options, roles_for
 from pipeline.validate.screen import screen_document, screen_file
 from pipeline.validate.validation import (
@@ -35,6 +44,7 @@ from pipeline.validate.validation import (
     digitize_hook,
     validate_data,
     validate_files,
+    validate_text,
 )
 
 __all__ = [
@@ -52,14 +62,18 @@ __all__ = [
     "Validation",
     "check_fact",
     "check_facts",
+    "cite_of",
     "count_by",
     "diff_maps",
     "digitize_hook",
     "draw_map",
+    "feature_confidence",
     "html_report",
     "inject_errors",
     "lint_map",
     "parse_role_options",
+    "read_raw",
+    "read_raw_file",
     "roles_for",
     "same_grid",
     "score",
@@ -69,5 +83,6 @@ __all__ = [
     "text_report",
     "validate_data",
     "validate_files",
+    "validate_text",
     "write_html_report",
 ]

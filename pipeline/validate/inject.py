@@ -26,7 +26,13 @@ from typing import Any
 from pipeline.errors import BocageError
 from pipeline.model import MapData, map_from_data
 from pipeline.validate.findings import Finding
-from pipeline.validate.sides import SideKey, feature_sides, neighbour_ids, sides_of
+from pipeline.validate.sides import (
+    SideKey,
+    feature_sides,
+    neighbour_ids,
+    sides_of,
+    transpositions,
+)
 
 __all__ = ["KINDS", "Injected", "Score", "inject_errors", "score"]
 
@@ -125,7 +131,7 @@ class _Typist:
         return None
 
     def swapped_ids(self) -> Injected | None:
-        pairs = [(a, b) for a in self.ids for b in _transpositions(a)
+        pairs = [(a, b) for a in self.ids for b in transpositions(a)
                  if a < b and self.the_map.has_hex(b)]
         pairs += [(a, b) for a in self.ids for b in neighbour_ids(self.the_map, a) if a < b]
         for a, b in self.rng.sample(pairs, len(pairs)):
@@ -148,12 +154,6 @@ class _Typist:
         self.entry(h)["name"] = name
         self.reserve(h)
         return Injected("town_on_clear", (h,), f"{h}: {name} typed on a clear hex")
-
-
-def _transpositions(hex_id: str) -> Iterable[str]:
-    """Ids made by swapping two neighbouring characters (0412 -> 4012, 0142, 0421)."""
-    for i in range(len(hex_id) - 1):
-        yield hex_id[:i] + hex_id[i + 1] + hex_id[i] + hex_id[i + 2:]
 
 
 def inject_errors(data: dict[str, Any], count: int, *, seed: int,

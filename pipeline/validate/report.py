@@ -246,4 +246,9 @@ def text_report(result: Validation) -> str:
                  + ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES))
     if result.diff is not None:
         lines.append(f"agreement: {result.diff.hexes_agreeing} of {result.diff.hexes} hexes")
+    if not result.loads:
+        slips = sum(f.source == "screen" for f in result.findings)
+        lines.append(f"{result.inputs.get('map', 'the map')} does not load for the other bocage"
+                     f" commands until the {slips} slip{'s' if slips > 1 else ''} above"
+                     f" {'are' if slips > 1 else 'is'} fixed (source 'screen')")
     return "\n".join(lines) + "\n"

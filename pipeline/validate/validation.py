@@ -2,8 +2,13 @@
 
 This is the library's entry point for ``bocage validate``: it reads the files,
 runs every stage that has its input and returns one :class:`Validation` with
-all findings in report order. A map scan (``--scan``) will be digitized first
-by :mod:`pipeline.digitize` (:func:`digitize_hook`).
+all findings in report order. A map scan (``--scan``) is digitized first by
+:mod:`pipeline.digitize` (:func:`digitize_hook`).
+
+Every slip of the typed file is a finding of the same run (:mod:`~pipeline.validate.rawjson`
+for keys typed twice, :mod:`~pipeline.validate.screen` for unknown names, ids off the
+grid and hexsides between hexes that are not neighbours): one run, one report. Such a
+file still does not load for the other commands (:attr:`Validation.loads` says so).
 """
 
 from __future__ import annotations
@@ -14,15 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BocageError
-from pipeline.model import Facts, MapData, load_facts, load_map, read_json
+from pipeline.model import Facts, MapData, load_facts, load_map
 from pipeline.validate.diff import MapDiff, diff_maps
 from pipeline.validate.facts import check_facts
 from pipeline.validate.findings import Finding, count_by, sort_findings
 from pipeline.validate.lint import lint_map
 from pipeline.validate.roles import Roles, roles_for
+from pipeline.validate.rawjson import read_raw, read_raw_file
 from pipeline.validate.screen import screen_document
+from pipeline.validate.sides import transpositions
 
-__all__ = ["Validation", "digitize_hook", "validate_data", "validate_files"]
+__all__ = ["Validation", "digitize_hook", "validate_data", "validate_files", "validate_text"]
 
 
 @dataclass(frozen=True)
@@ -40,11 +47,17 @@ class Validation:
         """Whether any finding is an error (``bocage validate`` exits 1)."""
         return any(f.severity == "error" for f in self.findings)
 
+    @property
+    def loads(self) -> bool:
+        """Whether the file loads for the other commands (no slip the screen let through)."""
+        return not any(f.source == "screen" for f in self.findings)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``--json`` (deterministic)."""
         out: dict[str, Any] = {
             "inputs": dict(sorted(self.inputs.items())),
             "ok": not self.has_errors,
+            "loads": self.loads,
             "counts": {"severity": count_by(self.findings, "severity"),
                        "kind": count_by(self.findings, "kind")},
             "findings": [f.to_dict() for f in self.findings],
@@ -54,9 +67,28 @@ class Validation:
         return out
 
 
+def _transposed(found: list[Finding]) -> list[Finding]:
+    """A hex typed twice and its transposition not at all: one finding saying so."""
+    twice = {f.where: f for f in found if f.kind == "duplicate_key" and f.hexes}
+    missing = {f.where: f for f in found if f.kind == "missing_hex"}
+    merged: dict[str, Finding] = {}
+    for key, dup in twice.items():
+        meant = next((m for m in transpositions(key) if m in missing), None)
+        if meant is None or meant in merged:
+            continue
+        merged[meant] = Finding(
+            "error", "transposed_id", key,
+            f"{key} is typed twice and {meant} not at all: is one of the entries for {key}"
+            f" meant for {meant}? (the ids differ by two swapped digits; {dup.message})",
+            hexes=(key, meant), source="screen")
+    gone = {id(twice[f.where]) for f in merged.values()} | {id(missing[m]) for m in merged}
+    return [f for f in found if id(f) not in gone] + list(merged.values())
+
+
 def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = None,
                   facts: Facts | None = None,
-                  roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
+                  roles: Mapping[str, Iterable[str]] | None = None,
+                  slips: Iterable[Finding] = ()) -> Validation:
     """Validate a parsed map document.
 
     Parameters
@@ -71,6 +103,8 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
         The rulebook's facts to check.
     roles
         Overrides of the vocabulary roles (see :func:`pipeline.validate.roles.roles_for`).
+    slips
+        Findings of the raw pass over the text (:func:`~pipeline.validate.rawjson.read_raw`).
 
     Raises
     ------
@@ -78,8 +112,9 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
         Bad input: a document that does not load, maps of different grids.
     """
     the_map, found = screen_document(data, file)
+    found = list(slips) + found
     chosen = roles_for(the_map, roles)
-    found += lint_map(the_map, chosen)
+    found = _transposed(found + lint_map(the_map, chosen))
     diff = diff_maps(the_map, against) if against is not None else None
     if diff is not None:
         found += diff.findings
@@ -115,6 +150,25 @@ def digitize_hook(scan: Path, legend: Path | None, hand: Path | None = None) -> 
     return digitize(scan, legend, grid, source=str(scan))
 
 
+def validate_text(text: str, *, file: str = "<map>", against: MapData | None = None,
+                  facts: Facts | None = None,
+                  roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
+    """Validate a typed map's text: every slip a finding, then :func:`validate_data`.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> text = (Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json").read_text()
+    >>> text = text.replace('"hexes": {', '"hexes": {"1718": {"terrain": ["woods"]},', 1)
+    >>> result = validate_text(text, file="typed.json")
+    >>> [(f.kind, f.where) for f in result.findings if f.source == "screen"], result.loads
+    ([('duplicate_key', '1718')], False)
+    """
+    data, slips = read_raw(text, file)
+    return validate_data(data, file=file, against=against, facts=facts, roles=roles,
+                         slips=slips)
+
+
 def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,
                    scan: Path | None = None, legend: Path | None = None,
                    roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
@@ -125,8 +179,9 @@ def validate_files(map_path: Path, *, against: Path | None = None, facts: Path |
     if scan is not None:
         reference = digitize_hook(scan, legend, map_path)
     known = load_facts(facts) if facts is not None else None
-    result = validate_data(read_json(map_path), file=str(map_path), against=reference,
-                           facts=known, roles=roles)
+    data, slips = read_raw_file(map_path)
+    result = validate_data(data, file=str(map_path), against=reference, facts=known,
+                           roles=roles, slips=slips)
     inputs = {"map": str(map_path)}
     inputs |= {k: str(v) for k, v in (("against", against), ("facts", facts)) if v is not None}
     return Validation(result.the_map, result.findings, result.roles, result.diff, inputs)
