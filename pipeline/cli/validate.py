@@ -35,13 +35,24 @@ __all__ = ["validate"]
 def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Path | None,
              legend: Path | None, report: Path | None, roles: tuple[str, ...],
              as_json: bool, quiet: bool) -> None:
-    """Check a hand-entered map: diff, lint and the rulebook's facts.
+    """Check a hand-entered map: diff, lint and the rulebook's facts, in one run.
 
-    Lint needs nothing else: unknown names, hexes off the grid, a hexside given
-    twice, bridges without a road and a river, roads and rivers that stop dead,
-    sea with no coast, towns on the wrong terrain, lone hexes of rare terrain.
-    --against diffs hex by hex and hexside by hexside with a digitized map;
-    --facts checks each fact and cites its rulebook section.
+    Every slip of the file is listed at once, each with its place: keys typed
+    twice (with their lines), unknown names, hexes off the grid, hexsides
+    between hexes that are not neighbours. Such a file still does not load for
+    the other commands until they are fixed.
+
+    Lint needs nothing else: a bridge without a road and a river, a road
+    crossing a river without the bridge the map types elsewhere, road and
+    river breaks (a hexside left out or on the wrong side), towns on the wrong
+    terrain, hexes left out. What is unusual but not wrong (a river rising
+    inland, sea against a cliff) is a check. A map switches a lint kind off in
+    its own data, with the reason: "lint_off": {"sea_without_coast": "..."}.
+
+    --against diffs with a digitized map: the typed main terrain against the
+    reading's main terrain (its area shares soften it), hexside features at the
+    reading's own per-feature confidence. --facts checks each fact and cites
+    its rulebook section.
 
     Exit codes: 0 no errors (warnings and checks may remain), 1 errors found,
     2 bad input.

@@ -32,8 +32,8 @@ from pipeline.validate.findings import (
     count_by,
     sort_findings,
 )
-from pipeline.validate.inject import KINDS, Injected, Score, inject_errors, score
-from pipeline.validate.lint import lint_map
+from pipeline.validate.inject import ALARMS, KINDS, REASONS, Injected, Score, inject_errors, score
+from pipeline.validate.lint import lint_map, switched_off
 from pipeline.validate.picture import Picture, draw_map
 from pipeline.validate.report import html_report, text_report, write_html_report
 from pipeline.validate.rawjson import read_raw, read_raw_file
@@ -48,7 +48,9 @@ from pipeline.validate.validation import (
 )
 
 __all__ = [
+    "ALARMS",
     "KINDS",
+    "REASONS",
     "ROLE_NAMES",
     "SEVERITIES",
     "Agreement",
@@ -71,6 +73,7 @@ __all__ = [
     "html_report",
     "inject_errors",
     "lint_map",
+    "switched_off",
     "parse_role_options",
     "read_raw",
     "read_raw_file",

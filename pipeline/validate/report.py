@@ -246,6 +246,8 @@ def text_report(result: Validation) -> str:
                  + ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES))
     if result.diff is not None:
         lines.append(f"agreement: {result.diff.hexes_agreeing} of {result.diff.hexes} hexes")
+    for kind, reason in sorted(result.the_map.lint_off.items()):
+        lines.append(f"lint {kind} switched off by the map: {reason}")
     if not result.loads:
         slips = sum(f.source == "screen" for f in result.findings)
         lines.append(f"{result.inputs.get('map', 'the map')} does not load for the other bocage"

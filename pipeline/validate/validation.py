@@ -64,6 +64,8 @@ class Validation:
         }
         if self.diff is not None:
             out["diff"] = self.diff.to_dict()
+        if self.the_map.lint_off:
+            out["lint_off"] = dict(sorted(self.the_map.lint_off.items()))
         return out
 
 
