@@ -17,6 +17,10 @@ is compared with like:
   disagreements are left out and one ``reading_unreliable`` note says so;
 * hex features and names, with the hex's confidence.
 
+Four or more neighbouring hexes read surely and typed otherwise are one
+``terrain_region_differs`` finding: a typist's slips come a hex or two at a
+time, a reading goes wrong over a region (glare, a fold).
+
 A disagreement's severity comes from the reading's confidence, in the bands the
 digitizer was calibrated in on the foreign bench (README, "Reading a map drawn
 by someone else": of hexes read at 0.9 or more, 100% are right; from 0.7, 99%;
@@ -41,7 +45,7 @@ from typing import Any
 from pipeline.errors import BocageError
 from pipeline.model import MapData
 from pipeline.validate.findings import Finding, Severity, cite_of, sort_findings
-from pipeline.validate.sides import SideKey, feature_sides, side_hexes, side_name
+from pipeline.validate.sides import SideKey, feature_sides, neighbour_ids, side_hexes, side_name
 
 __all__ = ["LIKELY", "SUPPORTED", "SURE", "Agreement", "MapDiff", "diff_maps",
            "feature_confidence", "same_grid"]
@@ -240,6 +244,44 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
     return out
 
 
+# Typing mistakes come one or two hexes at a time (a hex, a swapped pair); a reading goes
+# wrong over a region (glare, a fold, a shadow). This many neighbouring hexes read sure
+# and typed otherwise are one finding about the region, not one a hex.
+_PATCH = 4
+
+
+def _patches(the_map: MapData, findings: list[Finding]) -> list[Finding]:
+    """Sure terrain disagreements of neighbouring hexes gathered: a region is one finding."""
+    sure = {f.where: f for f in findings
+            if f.kind == "terrain_differs" and f.severity != "check"}
+    seen: set[str] = set()
+    gathered: list[Finding] = []
+    gone: set[str] = set()
+    for start in sorted(sure):
+        if start in seen:
+            continue
+        region, todo = [], [start]
+        seen.add(start)
+        while todo:
+            h = todo.pop()
+            region.append(h)
+            for n in neighbour_ids(the_map, h):
+                if n in sure and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if len(region) >= _PATCH:
+            region.sort()
+            gone.update(region)
+            gathered.append(Finding(
+                "warning", "terrain_region_differs", region[0],
+                f"{region[0]}: {len(region)} neighbouring hexes ({', '.join(region[:6])}"
+                f"{' ...' if len(region) > 6 else ''}) are typed otherwise than read: a region"
+                " the reading got wrong (glare, a fold, a shadow), or a block typed from the"
+                " wrong place? Look at it once on the scan", hexes=tuple(region),
+                confidence=min(sure[h].confidence or 1.0 for h in region), source="diff"))
+    return [f for f in findings if f.where not in gone or f.kind != "terrain_differs"] + gathered
+
+
 # A feature the reading gives no confidence for is judged by how it agrees with the typed
 # map as a whole: read on this many hexsides or more, of which fewer than half were typed,
 # its reading is no evidence against the typist (30 typing mistakes cannot halve it).
@@ -309,6 +351,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE) -> MapDi
         findings += found
         agreeing += not any(f.kind != "terrain_mixed" for f in found)
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
+    findings = _patches(hand, findings)
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
     sureness = feature_confidence(digitized)
     side_pairs = []

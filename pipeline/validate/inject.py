@@ -52,7 +52,7 @@ KINDS: tuple[str, ...] = (
 )
 
 # The finding kinds that name each mistake for what it is.
-_TERRAIN = frozenset({"terrain_differs", "lone_rare_terrain"})
+_TERRAIN = frozenset({"terrain_differs", "terrain_region_differs", "lone_rare_terrain"})
 REASONS: dict[str, frozenset[str]] = {
     "wrong_terrain": _TERRAIN,
     "missing_river": frozenset({"hexside_differs", "river_break"}),
@@ -62,7 +62,7 @@ REASONS: dict[str, frozenset[str]] = {
     "missing_bridge": frozenset({"hexside_differs", "road_river_without_bridge"}),
     "swapped_hexes": _TERRAIN,
     "transposed_id": frozenset({"transposed_id", "duplicate_key", "missing_hex"}),
-    "missing_hex": frozenset({"missing_hex", "terrain_differs"}),
+    "missing_hex": frozenset({"missing_hex", "terrain_differs", "terrain_region_differs"}),
     "duplicate_entry": frozenset({"duplicate_key", "transposed_id"}),
     "misspelled_name": frozenset({"unknown_name"}),
     "not_adjacent": frozenset({"not_adjacent"}),

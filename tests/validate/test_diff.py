@@ -129,3 +129,17 @@ def test_a_line_reading_that_disagrees_with_most_of_the_map_is_one_note(demo_dat
     new = {tuple(sorted(s["hexes"])) for s in demo_data["hexsides"][-100:]} - typed_roads
     assert sum(f.kind == "hexside_differs" for f in result.findings) == len(new) > 90
     assert not [f for f in result.findings if f.kind == "reading_unreliable"]
+
+
+def test_a_region_read_otherwise_is_one_finding_a_swapped_pair_two(demo_data, demo_map):
+    # Glare over a corner: eight neighbouring hexes read surely as woods.
+    region = ["0101", "0102", "0103", "0201", "0202", "0203", "0301", "0302"]
+    for h in region:
+        demo_data["hexes"][h] = {"terrain": ["woods"], "confidence": 0.95}
+    for h in ("1010", "1011"):  # and two neighbours typed under each other's ids
+        demo_data["hexes"][h] = {"terrain": ["marsh"], "confidence": 0.95}
+    found = diff_maps(demo_map, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == region and patch.severity == "warning"
+    assert "8 neighbouring hexes" in patch.message
+    assert sorted(f.where for f in found if f.kind == "terrain_differs") == ["1010", "1011"]
