@@ -201,7 +201,10 @@ class _Typist:
         return Injected("missing_road", key, f"{'/'.join(key)}: {road} left out")
 
     def added_road(self) -> Injected | None:
-        roads = sorted(self.roles.roads & set(self.the_map.hexside_features))
+        # The map's commonest road is the one a typist types by mistake.
+        count = {r: sum(r in v for v in self.taken.values())
+                 for r in self.roles.roads & set(self.the_map.hexside_features)}
+        roads = sorted(count, key=lambda r: (-count[r], r))
         if not roads:
             return None
         for h in self.shuffled(self.ids):

@@ -122,12 +122,28 @@ def _places(the_map: MapData) -> set[str]:
 
 def _road_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
                ) -> list[Finding]:
-    touching: dict[str, list[SideKey]] = defaultdict(list)
+    # Each kind of road is followed on its own (a railroad and a road are two lines), and
+    # a trail that ends where it meets a road joins it: any other road through the hex
+    # makes a junction, not an end.
+    any_road: dict[str, int] = defaultdict(int)
     for key, features in sides.items():
-        if features & (roles.roads | roles.bridges):
+        if features & roles.roads:
             for h in side_hexes(the_map, key):
-                touching[h].append(key)
-    fine = _places(the_map)
+                any_road[h] += 1
+    out = []
+    for road in sorted(roles.roads & set(the_map.hexside_features)):
+        out += _ends_of(the_map, roles, {k: v for k, v in sides.items() if road in v}, road,
+                        any_road)
+    return out
+
+
+def _ends_of(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]], road: str,
+             any_road: dict[str, int]) -> list[Finding]:
+    touching: dict[str, list[SideKey]] = defaultdict(list)
+    for key in sides:
+        for h in side_hexes(the_map, key):
+            touching[h].append(key)
+    fine = _places(the_map) | {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
     ends = {}
     for hex_id, keys in sorted(touching.items()):
         if len(keys) != 1 or hex_id in fine or set(the_map.terrain_of(hex_id)) & roles.towns:
@@ -143,20 +159,20 @@ def _road_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[st
         if stub is not None:
             if hex_id < stub:
                 out.append(Finding("warning", "road_gap", side_name(key),
-                                   f"{side_name(key)}: a road of one hexside, ending at both"
+                                   f"{side_name(key)}: a {road} of one hexside, ending at both"
                                    " hexes: typed on its own, or the rest left out?",
                                    hexes=(hex_id, stub)))
         elif facing is not None:
             if hex_id < facing:
                 between = side_name(tuple(sorted((hex_id, facing))))
                 out.append(Finding("warning", "road_gap", between,
-                                   f"{between}: roads end at {hex_id} and {facing}, facing each"
-                                   " other: is the road hexside between them missing?",
-                                   hexes=(hex_id, facing)))
+                                   f"{between}: the {road} ends at {hex_id} and at {facing},"
+                                   f" facing each other: is the {road} hexside between them"
+                                   " missing?", hexes=(hex_id, facing)))
         else:
             out.append(Finding("check", "road_dead_end", hex_id,
-                               f"{hex_id}: the road ({side_name(key)}) stops here, away from a"
-                               " town or the map edge", hexes=(hex_id,)))
+                               f"{hex_id}: the {road} ({side_name(key)}) stops here, away from"
+                               " a town or the map edge", hexes=(hex_id,)))
     return out
 
 
