@@ -42,6 +42,7 @@ from pipeline.validate.screen import screen_document, screen_file
 from pipeline.validate.validation import (
     Validation,
     digitize_hook,
+    typed_grid,
     validate_data,
     validate_files,
     validate_text,
@@ -84,6 +85,7 @@ __all__ = [
     "screen_file",
     "sort_findings",
     "text_report",
+    "typed_grid",
     "validate_data",
     "validate_files",
     "validate_text",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import BocageError
 from pipeline.model import Facts, MapData, load_facts, load_map
@@ -29,7 +29,11 @@ from pipeline.validate.rawjson import read_raw, read_raw_file
 from pipeline.validate.screen import screen_document
 from pipeline.validate.sides import transpositions
 
-__all__ = ["Validation", "digitize_hook", "validate_data", "validate_files", "validate_text"]
+if TYPE_CHECKING:
+    from pipeline.hexgrid import HexGrid
+
+__all__ = ["Validation", "digitize_hook", "typed_grid", "validate_data", "validate_files",
+           "validate_text"]
 
 
 @dataclass(frozen=True)
@@ -125,31 +129,45 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
     return Validation(the_map, sort_findings(found), chosen, diff, {"map": file})
 
 
-def digitize_hook(scan: Path, legend: Path | None, hand: Path | None = None) -> MapData:
-    """Digitize a map scan for ``--scan``, on the hand-entered map's grid when it has one.
+def typed_grid(data: Any, file: str | Path = "<map>") -> HexGrid | None:
+    """The first board's grid of a typed map, layout and all, even when its hexes have slips.
+
+    ``None`` when the document has no readable grid (the strict load then says why).
+    """
+    from pipeline.digitize.gridfile import grid_from_spec
+    from pipeline.model.documents import validate_document
+    from pipeline.model.mapdata import GridSpec
+
+    try:
+        spec = validate_document(GridSpec, data["boards"][0]["grid"], file)
+        return grid_from_spec(spec, str(file))
+    except (BocageError, KeyError, IndexError, TypeError):
+        return None
+
+
+def digitize_hook(scan: Path, legend: Path | None, hand: Path | None = None, *,
+                  grid: HexGrid | None = None, **reading: Any) -> MapData:
+    """Digitize a map scan for ``--scan``, on the hand-entered map's grid unless told another.
 
     The numbering of the scan's hexes must be the hand map's for a diff to mean
-    anything, so its grid (orientation, numbering, extent) is handed to the
-    digitizer, which then only has to find where that grid sits on the scan.
+    anything, so its grid (orientation, numbering, extent, and the layout map.json
+    keeps, which calibration starts from) is handed to the digitizer, exactly as
+    ``bocage digitize --grid map.json`` would. ``reading`` are the other options of
+    :func:`pipeline.digitize.digitize_scan` (``size``, ``anchors``, ``samples``,
+    ``key``, ``checked``), as ``bocage digitize`` takes them.
 
     Raises
     ------
     BocageError
         No legend, an unreadable scan, a grid the scan does not show.
     """
-    from pipeline.digitize import digitize
-    from pipeline.digitize.gridfile import grid_from_spec
+    from pipeline.digitize import digitize_scan
 
     if legend is None:
         raise BocageError(f"{scan}: --scan needs --legend LEGEND.json")
-    grid = None
-    if hand is not None:
-        try:
-            spec = load_map(hand).boards[0].grid
-            grid = grid_from_spec(spec.model_copy(update={"layout": None}), str(hand))
-        except BocageError:
-            grid = None  # a map that does not load is linted; the grid is then found unaided
-    return digitize(scan, legend, grid, source=str(scan))
+    if grid is None and hand is not None and reading.get("size") is None:
+        grid = typed_grid(read_raw_file(hand)[0], hand)
+    return digitize_scan(scan, legend, grid=grid, source=str(scan), **reading).map
 
 
 def validate_text(text: str, *, file: str = "<map>", against: MapData | None = None,
@@ -173,13 +191,18 @@ def validate_text(text: str, *, file: str = "<map>", against: MapData | None = N
 
 def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,
                    scan: Path | None = None, legend: Path | None = None,
-                   roles: Mapping[str, Iterable[str]] | None = None) -> Validation:
-    """Read the files and validate (see :func:`validate_data`)."""
+                   roles: Mapping[str, Iterable[str]] | None = None,
+                   reading: Mapping[str, Any] | None = None) -> Validation:
+    """Read the files and validate (see :func:`validate_data`).
+
+    ``reading`` are the options of :func:`digitize_hook` for ``scan`` (the grid, the
+    size, anchors and examples, as ``bocage digitize`` takes them).
+    """
     if scan is not None and against is not None:
         raise BocageError("give --against or --scan, not both")
     reference = load_map(against) if against is not None else None
     if scan is not None:
-        reference = digitize_hook(scan, legend, map_path)
+        reference = digitize_hook(scan, legend, map_path, **(reading or {}))
     known = load_facts(facts) if facts is not None else None
     data, slips = read_raw_file(map_path)
     result = validate_data(data, file=str(map_path), against=reference, facts=known,

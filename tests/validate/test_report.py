@@ -73,8 +73,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, demo_data):
     assert role.exit_code == 2 and "unknown role 'ocean'" in role.output
 
 
-def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
-    """--scan: render the demo map, simulate a scan, validate the hand map against it."""
+def _demo_scan(tmp_path):
+    """The demo map rendered and scanned (seed 3): the scan, and the hex centres on it."""
     import cv2
 
     from pipeline.model import load_map
@@ -82,8 +82,14 @@ def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
 
     scan = tmp_path / "scan.png"
     rendered = render_map(load_map(DEMO / "map.json"))
-    image = simulate_scan(rendered.image, ScanOptions(seed=3)).image
-    cv2.imwrite(str(scan), image[:, :, ::-1])
+    captured = simulate_scan(rendered.image, ScanOptions(seed=3))
+    cv2.imwrite(str(scan), captured.image[:, :, ::-1])
+    return scan, rendered, captured
+
+
+def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
+    """--scan: render the demo map, simulate a scan, validate the hand map against it."""
+    scan, _, _ = _demo_scan(tmp_path)
     got = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan),
                                         "--legend", str(DEMO / "map.json"), "--json"])
     doc = json.loads(got.stdout)
@@ -93,6 +99,45 @@ def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
     assert doc["diff"]["features"]["river"]["agreement"] == 1.0
     missing = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan)])
     assert missing.exit_code == 2 and "--scan needs --legend" in missing.output
+
+
+def test_scan_takes_digitizes_options_anchors_samples_and_the_size(tmp_path):
+    """--scan reads exactly as bocage digitize does, with its options: two anchors on the
+    scan's corners, sample hexes, the map's columns and rows."""
+    import numpy as np
+
+    scan, rendered, captured = _demo_scan(tmp_path)
+    grid = rendered.grid
+    anchors = []
+    for hex_id in ("0101", "2522"):
+        x, y = grid.center(grid.hex(hex_id))
+        sx, sy = captured.to_scan(np.array([x]), np.array([y]))
+        anchors += ["--anchor", f"{hex_id}={float(sx[0]):.1f},{float(sy[0]):.1f}"]
+    got = CliRunner().invoke(validate, [
+        str(DEMO / "map.json"), "--scan", str(scan), "--legend", str(DEMO / "map.json"),
+        *anchors, "--sample", "woods=0606", "--cols", "25", "--rows", "22", "--json"])
+    assert got.exit_code == 0, got.output
+    doc = json.loads(got.stdout)
+    assert doc["diff"]["hexes"] == 550
+    assert doc["diff"]["hexes_agreeing"] >= 545, doc["counts"]
+    # The options are digitize's own: a bad anchor is one line and exit 2, and they
+    # mean nothing without a scan.
+    bad = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--scan", str(scan),
+                                        "--legend", str(DEMO / "map.json"), "--anchor", "0101"])
+    assert bad.exit_code == 2 and "is not HEX=X,Y" in bad.output
+    alone = CliRunner().invoke(validate, [str(DEMO / "map.json"), "--cols", "25", "--rows", "22"])
+    assert alone.exit_code == 2 and "give --scan SCAN too" in alone.output
+
+
+def test_the_typed_maps_grid_keeps_its_layout(demo_data):
+    from pipeline.validate import typed_grid
+
+    demo_data["boards"][0]["grid"]["layout"] = {"dx": 40.0, "dy": 46.2, "x0": 30.0, "y0": 28.0}
+    demo_data["hexes"]["0101"] = {"terrain": ["wods"]}  # a slip does not lose the grid
+    grid = typed_grid(demo_data, "typed.json")
+    assert grid is not None and grid.layout is not None and grid.layout.x0 == 30.0
+    assert (grid.cols, grid.rows) == (25, 22)
+    assert typed_grid({"boards": []}, "typed.json") is None
 
 
 def test_role_option_changes_what_lint_finds():
