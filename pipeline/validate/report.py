@@ -8,6 +8,11 @@ its findings scroll into view and light up), and the list filters by severity
 and kind. Opened as ``report.html#selftest`` the page clicks its first
 finding and its first hex by itself and writes the outcome into the element
 ``#selftest-result`` (the browser test reads it with ``--dump-dom``).
+
+A hexside finding is drawn on its side (a line between the side's two corners),
+not as its two hexes; the list is grouped and sorted by place (a hex, or the
+first hex of a hexside), the most serious first within a place, so a builder
+works through the map once.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import base64
 import dataclasses
 import html
 import json
+import math
 import os
 from pathlib import Path
 
@@ -25,6 +31,8 @@ from pipeline.validate.picture import Picture, draw_map
 from pipeline.validate.validation import Validation
 
 __all__ = ["html_report", "text_report", "write_html_report"]
+
+Point = tuple[float, float]
 
 _STYLE = """
 body{font:14px system-ui,sans-serif;margin:1em;color:#222}
@@ -36,6 +44,9 @@ h1{font-size:1.3em;margin:0 0 .3em}
 .mark{fill:transparent;stroke-width:3;cursor:pointer}
 .mark.sev-error{stroke:#d40000}.mark.sev-warning{stroke:#e08a00}.mark.sev-check{stroke:#2a6fd6}
 .mark.selected{fill:rgba(255,230,0,.55);stroke:#000;stroke-width:4}
+line.mark{stroke-width:5;stroke-linecap:round}
+line.mark.selected{stroke:#ffd400;stroke-width:8}
+.place{font-weight:bold;margin-top:.5em;list-style:none}
 .mark.hidden{display:none}
 #side{max-height:95vh;overflow:auto;flex:1;min-width:22em}
 #findings{list-style:none;padding:0;margin:0}
@@ -57,25 +68,28 @@ _SCRIPT = """
   var marks = Array.prototype.slice.call(document.querySelectorAll(".mark"));
   var items = Array.prototype.slice.call(document.querySelectorAll(".finding"));
   function hexesOf(el) { return (el.getAttribute("data-hexes") || "").split(" ").filter(Boolean); }
+  function sideOf(el) { return el.getAttribute("data-side"); }
   function clear() {
     marks.concat(items).forEach(function (el) { el.classList.remove("selected"); });
   }
   function selectFinding(item) {
     clear();
     item.classList.add("selected");
-    var hexes = hexesOf(item);
+    var hexes = hexesOf(item), side = sideOf(item);
     marks.forEach(function (m) {
-      if (hexes.indexOf(m.getAttribute("data-hex")) >= 0) { m.classList.add("selected"); }
+      var hit = side ? sideOf(m) === side : hexes.indexOf(m.getAttribute("data-hex")) >= 0;
+      if (hit) { m.classList.add("selected"); }
     });
     var first = document.querySelector(".mark.selected");
     if (first && first.scrollIntoView) { first.scrollIntoView({block: "nearest"}); }
   }
   function selectHex(mark) {
     clear();
-    var hex = mark.getAttribute("data-hex");
+    var hex = mark.getAttribute("data-hex"), side = sideOf(mark);
     mark.classList.add("selected");
     var shown = items.filter(function (it) {
-      return hexesOf(it).indexOf(hex) >= 0 && !it.classList.contains("hidden");
+      var hit = side ? sideOf(it) === side : hexesOf(it).indexOf(hex) >= 0;
+      return hit && !it.classList.contains("hidden");
     });
     shown.forEach(function (it) { it.classList.add("selected"); });
     if (shown.length) { shown[0].scrollIntoView({block: "nearest"}); }
@@ -92,9 +106,15 @@ _SCRIPT = """
       var hide = off["severity:" + it.getAttribute("data-severity")] ||
                  off["kind:" + it.getAttribute("data-kind")];
       it.classList.toggle("hidden", !!hide);
-      if (!hide) { hexesOf(it).forEach(function (h) { visible[h] = true; }); }
+      if (!hide) {
+        hexesOf(it).forEach(function (h) { visible[h] = true; });
+        if (sideOf(it)) { visible["side:" + sideOf(it)] = true; }
+      }
     });
-    marks.forEach(function (m) { m.classList.toggle("hidden", !visible[m.getAttribute("data-hex")]); });
+    marks.forEach(function (m) {
+      var key = sideOf(m) ? "side:" + sideOf(m) : m.getAttribute("data-hex");
+      m.classList.toggle("hidden", !visible[key]);
+    });
   }
   document.querySelectorAll("input[data-filter]").forEach(function (box) {
     box.addEventListener("change", applyFilters);
@@ -119,6 +139,19 @@ _SCRIPT = """
     } else {
       result = "PASS no findings";
     }
+    var sided = items.filter(function (it) { return sideOf(it); })[0];
+    if (sided && result === "PASS") {
+      sided.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      var line = document.querySelector('line.mark[data-side="' + sideOf(sided) + '"]');
+      if (!line || !line.classList.contains("selected")) {
+        result = "FAIL finding->side " + sideOf(sided);
+      } else {
+        clear();
+        line.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+        if (!sided.classList.contains("selected")) { result = "FAIL side->finding"; }
+      }
+      out.setAttribute("data-side", sideOf(sided));
+    }
     out.textContent = result;
   }
 }());
@@ -129,32 +162,65 @@ def _points(points: list[tuple[float, float]]) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
 
 
-def _worst(findings: list[Finding]) -> dict[str, str]:
+def _side_of(f: Finding, picture: Picture) -> tuple[str, Point, Point] | None:
+    """A hexside finding between two drawn hexes: its name and the side's two corners."""
+    if len(f.hexes) != 2 or "/".join(sorted(f.hexes)) != f.where:
+        return None
+    a, b = (picture.outlines.get(h) for h in f.hexes)
+    if a is None or b is None:
+        return None
+    shared = [p for p in a if any(math.dist(p, q) < 1.0 for q in b)]
+    return (f.where, shared[0], shared[1]) if len(shared) == 2 else None
+
+
+def _worst(findings: list[Finding], picture: Picture) -> dict[str, str]:
     worst: dict[str, str] = {}
     for f in findings:  # findings come most serious first
-        for h in f.hexes:
+        key = _side_of(f, picture)
+        for h in ((f"side:{key[0]}",) if key is not None else f.hexes):
             worst.setdefault(h, f.severity)
     return worst
 
 
 def _overlay(picture: Picture, findings: list[Finding]) -> str:
     marks = []
-    for hex_id, severity in sorted(_worst(findings).items()):
-        if hex_id in picture.outlines:
-            marks.append(f'<polygon class="mark sev-{severity}" data-hex="{html.escape(hex_id)}"'
-                         f' points="{_points(picture.outlines[hex_id])}">'
-                         f"<title>{html.escape(hex_id)}</title></polygon>")
+    sides = {key[0]: key for f in findings if (key := _side_of(f, picture)) is not None}
+    for place, severity in sorted(_worst(findings, picture).items()):
+        if place.startswith("side:"):
+            name, (x1, y1), (x2, y2) = sides[place[5:]]
+            marks.append(f'<line class="mark sev-{severity}" data-side="{html.escape(name)}"'
+                         f' x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}">'
+                         f"<title>{html.escape(name)}</title></line>")
+        elif place in picture.outlines:
+            marks.append(f'<polygon class="mark sev-{severity}" data-hex="{html.escape(place)}"'
+                         f' points="{_points(picture.outlines[place])}">'
+                         f"<title>{html.escape(place)}</title></polygon>")
     return (f'<svg width="{picture.width}" height="{picture.height}"'
             f' viewBox="0 0 {picture.width} {picture.height}"'
             f' xmlns="http://www.w3.org/2000/svg">{"".join(marks)}</svg>')
 
 
-def _finding_item(i: int, f: Finding) -> str:
+def _place(f: Finding) -> str:
+    return f.hexes[0] if f.hexes else (f.where.split("/")[0] if f.where else "")
+
+
+def _by_place(findings: list[Finding]) -> list[tuple[str, list[tuple[int, Finding]]]]:
+    """Findings grouped by place, places in id order (the whole map last), each group in
+    report order (most serious first); each finding keeps its index in the report."""
+    groups: dict[str, list[tuple[int, Finding]]] = {}
+    for i, f in enumerate(findings):
+        groups.setdefault(_place(f), []).append((i, f))
+    return sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
+
+
+def _finding_item(i: int, f: Finding, picture: Picture) -> str:
     cite = f' <span class="cite">({html.escape(f.cite)})</span>' if f.cite else ""
     conf = f" confidence {f.confidence:.2f}" if f.confidence is not None else ""
+    key = _side_of(f, picture)
+    side = f' data-side="{html.escape(key[0])}"' if key is not None else ""
     return (f'<li class="finding sev-{f.severity}" id="finding-{i}"'
             f' data-severity="{f.severity}" data-kind="{html.escape(f.kind)}"'
-            f' data-hexes="{html.escape(" ".join(f.hexes))}">'
+            f' data-hexes="{html.escape(" ".join(f.hexes))}"{side}>'
             f'<span class="tag">{f.severity} · {html.escape(f.kind)}{conf}</span><br>'
             f"{html.escape(f.message)}{cite}</li>")
 
@@ -192,7 +258,10 @@ def html_report(result: Validation) -> str:
     png = base64.b64encode(picture.png).decode("ascii")
     counts = count_by(result.findings, "severity")
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES)
-    items = "".join(_finding_item(i, f) for i, f in enumerate(result.findings))
+    items = "".join(
+        f'<li class="place">{html.escape(place or "the whole map")}</li>'
+        + "".join(_finding_item(i, f, picture) for i, f in group)
+        for place, group in _by_place(result.findings))
     title = f"bocage validate: {result.inputs.get('map', result.the_map.title)}"
     data = html.escape(json.dumps(result.inputs, sort_keys=True))
     return f"""<!DOCTYPE html>

@@ -53,13 +53,20 @@ def test_the_harness_sees_console_errors(tmp_path):
 
 def test_the_report_loads_cleanly_and_a_click_highlights_the_hex(tmp_path, demo_data,
                                                                   demo_map):
+    from .conftest import side_entry
+
     demo_data["hexes"]["1010"] = {"terrain": ["marsh"], "confidence": 0.99}
+    side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # drawn on its side
     result = validate_data(demo_data, file="typed.json", against=demo_map)
     page = tmp_path / "report.html"
     write_html_report(result, page)
     dom, console = _open(page, tmp_path / "profile")
     assert console == ""
-    found = re.search(r'<div id="selftest-result" data-hex="([^"]+)">([^<]*)</div>', dom)
+    found = re.search(r'<div id="selftest-result" data-hex="([^"]+)" data-side="([^"]+)">'
+                      r"([^<]*)</div>", dom)
     assert found is not None, dom[-500:]
-    assert found.group(2) == "PASS"
-    assert found.group(1) == result.findings[0].hexes[0] == "1010"
+    # Clicking the hexside finding lit its side, and clicking the side lit the finding.
+    assert found.group(3) == "PASS"
+    # The list goes by place: the first finding on the page is at the first place.
+    assert found.group(1) == min(f.hexes[0] for f in result.findings if f.hexes)
+    assert found.group(2) == "0804/0805"

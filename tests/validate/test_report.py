@@ -36,6 +36,24 @@ def test_the_page_is_self_contained_and_links_findings_to_hexes(demo_data, demo_
     assert page == html_report(validate_data(demo_data, file="typed.json", against=demo_map))
 
 
+def test_a_hexside_finding_is_drawn_on_its_side_and_the_list_goes_by_place(demo_data,
+                                                                            demo_map):
+    from .conftest import side_entry
+
+    side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # a river typed as a road
+    demo_data["hexes"]["1010"] = {"terrain": ["marsh"]}
+    page = html_report(validate_data(demo_data, file="typed.json", against=demo_map))
+    line = re.search(r'<line class="mark sev-\w+" data-side="0804/0805" x1="([\d.]+)"'
+                     r' y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"', page)
+    assert line is not None
+    x1, y1, x2, y2 = map(float, line.groups())
+    # A hexside of the picture: as long as a hex's edge (the default pitch is 28 px).
+    assert 15 < ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 < 22
+    assert re.search(r'data-hexes="0804 0805" data-side="0804/0805"', page)
+    places = re.findall(r'<li class="place">([^<]+)</li>', page)
+    assert places == sorted(places) and "0804" in places and "1010" in places
+
+
 def test_cli_exit_codes_text_json_and_report(tmp_path, demo_data):
     typed = _typed(tmp_path, demo_data)
     runner = CliRunner()
