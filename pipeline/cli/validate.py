@@ -37,6 +37,9 @@ __all__ = ["validate"]
               help="A map scan to digitize (on this map's grid) and diff with.")
 @click.option("--legend", type=InputPath(), help="The scan's legend (with --scan).")
 @digitize_options
+@click.option("--checked", "checked", type=InputPath(),
+              help="Findings marked as checked in a report (its 'Save checked' file), hidden"
+              " this run; by default MAP.checked.json beside the map, when there is one.")
 @click.option("--report", type=OutputPath(stream=True),
               help="Write a self-contained HTML report here ('-': standard output).")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=NAME,...",
@@ -48,7 +51,7 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
              legend: Path | None, grid_path: Path | None, cols: int | None, rows: int | None,
              orientation: str | None, stagger: str | None, anchors: tuple[str, ...],
              samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path | None,
-             report: Path | None, roles: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+             checked: Path | None, report: Path | None, roles: tuple[str, ...], as_json: bool, quiet: bool) -> None:
     """Check a hand-entered map: diff, lint and the rulebook's facts, in one run.
 
     Every slip of the file is listed at once, each with its place: keys typed
@@ -92,7 +95,8 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
         raise DataError(None, "--scan", "the reading options (--grid, --cols, --anchor,"
                         " --sample, ...) say how to read a scan: give --scan SCAN too")
     result = validate_files(map_path, against=against, facts=facts, scan=scan,
-                            legend=legend, roles=parse_role_options(roles), reading=reading)
+                            legend=legend, roles=parse_role_options(roles), reading=reading,
+                            checked=checked)
     if report is not None:
         write_html_report(result, report)
     if as_json:

@@ -22,6 +22,7 @@ the bench that types errors into a true map. Nothing here changes data.
 (False, ['lint'])
 """
 
+from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
 from pipeline.validate.diff import Agreement, MapDiff, diff_maps, feature_confidence, same_grid
 from pipeline.validate.facts import check_fact, check_facts
 from pipeline.validate.findings import (
@@ -63,6 +64,7 @@ __all__ = [
     "Score",
     "Severity",
     "Validation",
+    "apply_accepted",
     "check_fact",
     "check_facts",
     "cite_of",
@@ -76,6 +78,7 @@ __all__ = [
     "lint_map",
     "switched_off",
     "parse_role_options",
+    "read_accepted",
     "read_raw",
     "read_raw_file",
     "roles_for",
@@ -83,6 +86,7 @@ __all__ = [
     "score",
     "screen_document",
     "screen_file",
+    "sidecar_of",
     "sort_findings",
     "text_report",
     "typed_grid",

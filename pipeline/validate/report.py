@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 
 from pipeline.model.documents import write_text_atomic
+from pipeline.validate.accepted import SUFFIX
 from pipeline.validate.findings import SEVERITIES, Finding, count_by
 from pipeline.validate.picture import Picture, draw_map
 from pipeline.validate.validation import Validation
@@ -47,6 +48,9 @@ h1{font-size:1.3em;margin:0 0 .3em}
 line.mark{stroke-width:5;stroke-linecap:round}
 line.mark.selected{stroke:#ffd400;stroke-width:8}
 .place{font-weight:bold;margin-top:.5em;list-style:none}
+.finding.accepted{opacity:.45}
+label.accept{float:right;font-size:12px}
+#checked-export{display:none}
 .mark.hidden{display:none}
 #side{max-height:95vh;overflow:auto;flex:1;min-width:22em}
 #findings{list-style:none;padding:0;margin:0}
@@ -119,6 +123,30 @@ _SCRIPT = """
   document.querySelectorAll("input[data-filter]").forEach(function (box) {
     box.addEventListener("change", applyFilters);
   });
+  var earlier = JSON.parse(document.getElementById("accepted").textContent);
+  var save = document.getElementById("save-checked");
+  function exportChecked() {
+    var list = earlier.slice();
+    items.forEach(function (it) {
+      var box = it.querySelector("input.accept");
+      it.classList.toggle("accepted", box.checked);
+      if (box.checked) {
+        list.push({kind: it.getAttribute("data-kind"), where: it.getAttribute("data-where")});
+      }
+    });
+    var text = JSON.stringify({checked: list}, null, 1) + "\\n";
+    document.getElementById("checked-export").textContent = text;
+    save.setAttribute("href", "data:application/json;charset=utf-8," + encodeURIComponent(text));
+    document.getElementById("to-look-at").textContent =
+      String(items.length - items.filter(function (it) {
+        return it.querySelector("input.accept").checked; }).length);
+  }
+  items.forEach(function (it) {
+    var box = it.querySelector("input.accept");
+    box.addEventListener("click", function (e) { e.stopPropagation(); });
+    box.addEventListener("change", exportChecked);
+  });
+  exportChecked();
   if (window.location.hash === "#selftest") {
     var out = document.getElementById("selftest-result");
     var result = "PASS";
@@ -151,6 +179,16 @@ _SCRIPT = """
         if (!sided.classList.contains("selected")) { result = "FAIL side->finding"; }
       }
       out.setAttribute("data-side", sideOf(sided));
+    }
+    var first = items[0];
+    if (first && result === "PASS") {
+      var tick = first.querySelector("input.accept");
+      tick.checked = true;
+      tick.dispatchEvent(new Event("change"));
+      var saved = JSON.parse(document.getElementById("checked-export").textContent).checked;
+      var last = saved[saved.length - 1];
+      if (!last || last.kind !== first.getAttribute("data-kind") ||
+          !first.classList.contains("accepted")) { result = "FAIL mark as checked"; }
     }
     out.textContent = result;
   }
@@ -220,7 +258,9 @@ def _finding_item(i: int, f: Finding, picture: Picture) -> str:
     side = f' data-side="{html.escape(key[0])}"' if key is not None else ""
     return (f'<li class="finding sev-{f.severity}" id="finding-{i}"'
             f' data-severity="{f.severity}" data-kind="{html.escape(f.kind)}"'
-            f' data-hexes="{html.escape(" ".join(f.hexes))}"{side}>'
+            f' data-hexes="{html.escape(" ".join(f.hexes))}"{side}'
+            f' data-where="{html.escape(f.where)}">'
+            f'<label class="accept"><input type="checkbox" class="accept"> checked</label>'
             f'<span class="tag">{f.severity} · {html.escape(f.kind)}{conf}</span><br>'
             f"{html.escape(f.message)}{cite}</li>")
 
@@ -263,6 +303,8 @@ def html_report(result: Validation) -> str:
         + "".join(_finding_item(i, f, picture) for i, f in group)
         for place, group in _by_place(result.findings))
     title = f"bocage validate: {result.inputs.get('map', result.the_map.title)}"
+    earlier = json.dumps([{"kind": f.kind, "where": f.where} for f in result.hidden])
+    sidecar = Path(result.inputs.get("map", "map.json")).name.removesuffix(".json") + SUFFIX
     data = html.escape(json.dumps(result.inputs, sort_keys=True))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -270,7 +312,13 @@ def html_report(result: Validation) -> str:
 <style>{_STYLE}</style></head>
 <body data-inputs="{data}">
 <h1>{html.escape(title)}</h1>
-<p>{html.escape(result.the_map.title)}: {summary}.</p>
+<p>{html.escape(result.the_map.title)}: {summary};
+<b id="to-look-at">{len(result.findings)}</b> to look at{_hidden_note(result)}.
+Tick what you checked and <a id="save-checked" download="{html.escape(sidecar)}"
+href="data:application/json,%7B%22checked%22%3A%5B%5D%7D">save the checked list</a>
+beside the map as {html.escape(sidecar)}: the next run hides those findings.</p>
+<script type="application/json" id="accepted">{html.escape(earlier, quote=False)}</script>
+<pre id="checked-export"></pre>
 <div id="layout">
 <div id="map"><img alt="map" width="{picture.width}" height="{picture.height}"
  src="data:image/png;base64,{png}">{_overlay(picture, result.findings)}</div>
@@ -282,6 +330,11 @@ def html_report(result: Validation) -> str:
 <script>{_SCRIPT}</script>
 </body></html>
 """
+
+
+def _hidden_note(result: Validation) -> str:
+    n = len(result.hidden)
+    return f" ({n} marked as checked earlier, hidden)" if n else ""
 
 
 def write_html_report(result: Validation, path: str | Path) -> None:
@@ -317,6 +370,9 @@ def text_report(result: Validation) -> str:
         lines.append(f"agreement: {result.diff.hexes_agreeing} of {result.diff.hexes} hexes")
     for kind, reason in sorted(result.the_map.lint_off.items()):
         lines.append(f"lint {kind} switched off by the map: {reason}")
+    if result.hidden:
+        lines.append(f"{len(result.hidden)} finding{'s' if len(result.hidden) > 1 else ''}"
+                     f" marked as checked, hidden ({result.inputs.get('checked', '')})")
     if not result.loads:
         slips = sum(f.source == "screen" for f in result.findings)
         lines.append(f"{result.inputs.get('map', 'the map')} does not load for the other bocage"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import BocageError
 from pipeline.model import Facts, MapData, load_facts, load_map
+from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
 from pipeline.validate.diff import MapDiff, diff_maps
 from pipeline.validate.facts import check_facts
 from pipeline.validate.findings import Finding, count_by, sort_findings
@@ -45,6 +46,7 @@ class Validation:
     roles: Roles
     diff: MapDiff | None = None
     inputs: dict[str, str] = field(default_factory=dict)
+    hidden: list[Finding] = field(default_factory=list)  # marked as checked by a person
 
     @property
     def has_errors(self) -> bool:
@@ -70,6 +72,8 @@ class Validation:
             out["diff"] = self.diff.to_dict()
         if self.the_map.lint_off:
             out["lint_off"] = dict(sorted(self.the_map.lint_off.items()))
+        if self.hidden:
+            out["checked"] = [{"kind": f.kind, "where": f.where} for f in self.hidden]
         return out
 
 
@@ -192,11 +196,14 @@ def validate_text(text: str, *, file: str = "<map>", against: MapData | None = N
 def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,
                    scan: Path | None = None, legend: Path | None = None,
                    roles: Mapping[str, Iterable[str]] | None = None,
-                   reading: Mapping[str, Any] | None = None) -> Validation:
+                   reading: Mapping[str, Any] | None = None,
+                   checked: Path | None = None) -> Validation:
     """Read the files and validate (see :func:`validate_data`).
 
     ``reading`` are the options of :func:`digitize_hook` for ``scan`` (the grid, the
-    size, anchors and examples, as ``bocage digitize`` takes them).
+    size, anchors and examples, as ``bocage digitize`` takes them). The findings a
+    person marked as checked (``checked``, by default ``MAP.checked.json`` beside the
+    map when there is one: :mod:`~pipeline.validate.accepted`) are hidden.
     """
     if scan is not None and against is not None:
         raise BocageError("give --against or --scan, not both")
@@ -208,5 +215,11 @@ def validate_files(map_path: Path, *, against: Path | None = None, facts: Path |
     result = validate_data(data, file=str(map_path), against=reference, facts=known,
                            roles=roles, slips=slips)
     inputs = {"map": str(map_path)}
-    inputs |= {k: str(v) for k, v in (("against", against), ("facts", facts)) if v is not None}
-    return Validation(result.the_map, result.findings, result.roles, result.diff, inputs)
+    inputs |= {k: str(v) for k, v in (("against", against), ("facts", facts), ("scan", scan))
+               if v is not None}
+    side = checked if checked is not None else sidecar_of(map_path)
+    findings, hidden = result.findings, list[Finding]()
+    if checked is not None or side.is_file():
+        findings, hidden = apply_accepted(findings, read_accepted(side))
+        inputs["checked"] = str(side)
+    return Validation(result.the_map, findings, result.roles, result.diff, inputs, hidden)

@@ -19,6 +19,8 @@ import pytest
 
 from pipeline.validate import validate_data, write_html_report
 
+from .conftest import DEMO
+
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
 
 
@@ -70,3 +72,22 @@ def test_the_report_loads_cleanly_and_a_click_highlights_the_hex(tmp_path, demo_
     # The list goes by place: the first finding on the page is at the first place.
     assert found.group(1) == min(f.hexes[0] for f in result.findings if f.hexes)
     assert found.group(2) == "0804/0805"
+    # The selftest ticked the first finding as checked: the list the page saves names it,
+    # and the next run, reading it beside the map, hides that finding.
+    import html as html_module
+    import json
+
+    from pipeline.validate import validate_files
+
+    saved = re.search(r'<pre id="checked-export">([^<]*)</pre>', dom)
+    assert saved is not None
+    listed = json.loads(html_module.unescape(saved.group(1)))["checked"]
+    typed = tmp_path / "typed.json"
+    typed.write_text(json.dumps(demo_data))
+    (tmp_path / "typed.checked.json").write_text(json.dumps({"checked": listed}))
+    again = validate_files(typed, against=DEMO / "map.json")
+    assert len(listed) == 1
+    assert [(f.kind, f.where) for f in again.hidden] == [(listed[0]["kind"], listed[0]["where"])]
+    assert (listed[0]["kind"], listed[0]["where"]) not in {(f.kind, f.where)
+                                                         for f in again.findings}
+    assert len(again.findings) == len(result.findings) - 1

@@ -179,3 +179,26 @@ def test_the_report_names_its_inputs_relative_to_itself(tmp_path, demo_data):
     assert (report.parent / recorded["facts"]).resolve() == (DEMO / "facts.json").resolve()
     assert str(tmp_path) not in page  # no machine path in a page meant to be shared
     assert "<title>bocage validate: ../data/typed.json</title>" in page
+
+
+def test_findings_marked_as_checked_are_hidden_next_run(tmp_path, demo_data):
+    typed = _typed(tmp_path, demo_data)
+    runner = CliRunner()
+    first = json.loads(runner.invoke(validate, [str(typed), "--json"]).output)
+    shown = [(f["kind"], f["where"]) for f in first["findings"]]
+    keep = next(f for f in first["findings"] if f["source"] == "lint")
+    slip = next(f for f in first["findings"] if f["source"] == "screen")
+    sidecar = tmp_path / "typed.checked.json"  # beside the map: read without an option
+    sidecar.write_text(json.dumps({"checked": [
+        {"kind": keep["kind"], "where": keep["where"]},
+        {"kind": slip["kind"], "where": slip["where"]}]}))
+    again = runner.invoke(validate, [str(typed)])
+    assert "1 finding marked as checked, hidden" in again.output
+    # A slip of the file itself is never hidden: the file does not load until it is fixed.
+    assert slip["message"] in again.output and keep["message"] not in again.output
+    second = json.loads(runner.invoke(validate, [str(typed), "--json"]).output)
+    assert len(second["findings"]) == len(shown) - 1
+    assert second["checked"] == [{"kind": keep["kind"], "where": keep["where"]}]
+    sidecar.write_text('{"checked": [{"kind": 3}]}')
+    bad = runner.invoke(validate, [str(typed)])
+    assert bad.exit_code == 2 and "typed.checked.json: checked[0]" in bad.output
