@@ -35,7 +35,7 @@ from pipeline.validate.findings import (
 )
 from pipeline.validate.inject import ALARMS, KINDS, REASONS, Injected, Score, inject_errors, score
 from pipeline.validate.lint import lint_map, switched_off
-from pipeline.validate.picture import Picture, draw_map
+from pipeline.validate.picture import Picture, ScanView, draw_map, draw_scan
 from pipeline.validate.report import html_report, text_report, write_html_report
 from pipeline.validate.rawjson import read_raw, read_raw_file
 from pipeline.validate.roles import ROLE_NAMES, Roles, parse_role_options, roles_for
@@ -61,6 +61,7 @@ __all__ = [
     "MapDiff",
     "Picture",
     "Roles",
+    "ScanView",
     "Score",
     "Severity",
     "Validation",
@@ -72,6 +73,7 @@ __all__ = [
     "diff_maps",
     "digitize_hook",
     "draw_map",
+    "draw_scan",
     "feature_confidence",
     "html_report",
     "inject_errors",

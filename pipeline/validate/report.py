@@ -28,12 +28,13 @@ from pathlib import Path
 from pipeline.model.documents import write_text_atomic
 from pipeline.validate.accepted import SUFFIX
 from pipeline.validate.findings import SEVERITIES, Finding, count_by
-from pipeline.validate.picture import Picture, draw_map
+from pipeline.validate.picture import Picture, ScanView, draw_map, draw_scan
 from pipeline.validate.validation import Validation
 
 __all__ = ["html_report", "text_report", "write_html_report"]
 
 Point = tuple[float, float]
+_CROPS = 400  # findings given a crop of the scan (most serious first): the page stays light
 
 _STYLE = """
 body{font:14px system-ui,sans-serif;margin:1em;color:#222}
@@ -49,6 +50,8 @@ line.mark{stroke-width:5;stroke-linecap:round}
 line.mark.selected{stroke:#ffd400;stroke-width:8}
 .place{font-weight:bold;margin-top:.5em;list-style:none}
 .finding.accepted{opacity:.45}
+img.crop{float:left;margin:0 .5em .2em 0;border:1px solid #999}
+.finding::after{content:"";display:block;clear:both}
 label.accept{float:right;font-size:12px}
 #checked-export{display:none}
 .mark.hidden{display:none}
@@ -251,7 +254,15 @@ def _by_place(findings: list[Finding]) -> list[tuple[str, list[tuple[int, Findin
     return sorted(groups.items(), key=lambda kv: (kv[0] == "", kv[0]))
 
 
-def _finding_item(i: int, f: Finding, picture: Picture) -> str:
+def _crop(f: Finding, view: ScanView | None) -> str:
+    shot = view.crop(f.hexes) if view is not None else None
+    if shot is None:
+        return ""
+    return (f'<img class="crop" alt="the scan at {html.escape(f.where)}"'
+            f' src="data:image/jpeg;base64,{base64.b64encode(shot).decode("ascii")}">')
+
+
+def _finding_item(i: int, f: Finding, picture: Picture, view: ScanView | None = None) -> str:
     cite = f' <span class="cite">({html.escape(f.cite)})</span>' if f.cite else ""
     conf = f" confidence {f.confidence:.2f}" if f.confidence is not None else ""
     key = _side_of(f, picture)
@@ -261,6 +272,7 @@ def _finding_item(i: int, f: Finding, picture: Picture) -> str:
             f' data-hexes="{html.escape(" ".join(f.hexes))}"{side}'
             f' data-where="{html.escape(f.where)}">'
             f'<label class="accept"><input type="checkbox" class="accept"> checked</label>'
+            f"{_crop(f, view)}"
             f'<span class="tag">{f.severity} · {html.escape(f.kind)}{conf}</span><br>'
             f"{html.escape(f.message)}{cite}</li>")
 
@@ -292,15 +304,32 @@ def _diff_table(result: Validation) -> str:
             f"<th>agreement</th></tr>{rows}</table>")
 
 
-def html_report(result: Validation) -> str:
-    """The report page as one string (deterministic for the same validation)."""
-    picture = draw_map(result.the_map)
+def _view(result: Validation) -> ScanView | None:
+    scan = result.inputs.get("scan")
+    if scan is None or result.reference is None or not Path(scan).is_file():
+        return None
+    return draw_scan(scan, result.reference)
+
+
+def html_report(result: Validation, names: dict[str, str] | None = None) -> str:
+    """The report page as one string (deterministic for the same validation).
+
+    With a scan (``--scan``) the scan itself is under the findings, with the fitted grid
+    and the hex ids drawn, and each finding on it has a crop of the scan beside it;
+    otherwise the typed map is drawn. ``names`` are the input names the page shows
+    (the files as given, by default).
+    """
+    view = _view(result)
+    picture = view.picture if view is not None else draw_map(result.the_map)
     png = base64.b64encode(picture.png).decode("ascii")
+    if names is not None:
+        result = dataclasses.replace(result, inputs=names)
     counts = count_by(result.findings, "severity")
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in SEVERITIES)
     items = "".join(
         f'<li class="place">{html.escape(place or "the whole map")}</li>'
-        + "".join(_finding_item(i, f, picture) for i, f in group)
+        + "".join(_finding_item(i, f, picture, view if i < _CROPS else None)
+                  for i, f in group)
         for place, group in _by_place(result.findings))
     title = f"bocage validate: {result.inputs.get('map', result.the_map.title)}"
     earlier = json.dumps([{"kind": f.kind, "where": f.where} for f in result.hidden])
@@ -321,7 +350,7 @@ beside the map as {html.escape(sidecar)}: the next run hides those findings.</p>
 <pre id="checked-export"></pre>
 <div id="layout">
 <div id="map"><img alt="map" width="{picture.width}" height="{picture.height}"
- src="data:image/png;base64,{png}">{_overlay(picture, result.findings)}</div>
+ src="data:{picture.mime};base64,{png}">{_overlay(picture, result.findings)}</div>
 <div id="side">{_filters(result.findings)}
 <ul id="findings">{items}</ul>
 {_diff_table(result)}
@@ -346,7 +375,7 @@ def write_html_report(result: Validation, path: str | Path) -> None:
     """
     folder = Path.cwd() if str(path) == "-" else Path(os.path.abspath(path)).parent
     inputs = {role: _relative(name, folder) for role, name in result.inputs.items()}
-    write_text_atomic(path, html_report(dataclasses.replace(result, inputs=inputs)))
+    write_text_atomic(path, html_report(result, names=inputs))
 
 
 def _relative(name: str, folder: Path) -> str:

@@ -47,6 +47,7 @@ class Validation:
     diff: MapDiff | None = None
     inputs: dict[str, str] = field(default_factory=dict)
     hidden: list[Finding] = field(default_factory=list)  # marked as checked by a person
+    reference: MapData | None = None  # the map diffed with (a scan's reading)
 
     @property
     def has_errors(self) -> bool:
@@ -130,7 +131,8 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
         found += diff.findings
     if facts is not None:
         found += check_facts(facts, the_map)
-    return Validation(the_map, sort_findings(found), chosen, diff, {"map": file})
+    return Validation(the_map, sort_findings(found), chosen, diff, {"map": file},
+                      reference=against)
 
 
 def typed_grid(data: Any, file: str | Path = "<map>") -> HexGrid | None:
@@ -222,4 +224,5 @@ def validate_files(map_path: Path, *, against: Path | None = None, facts: Path |
     if checked is not None or side.is_file():
         findings, hidden = apply_accepted(findings, read_accepted(side))
         inputs["checked"] = str(side)
-    return Validation(result.the_map, findings, result.roles, result.diff, inputs, hidden)
+    return Validation(result.the_map, findings, result.roles, result.diff, inputs, hidden,
+                      reference)

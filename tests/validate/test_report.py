@@ -119,6 +119,50 @@ def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
     assert missing.exit_code == 2 and "--scan needs --legend" in missing.output
 
 
+def test_the_report_of_a_scan_shows_the_scan_its_grid_and_a_crop_per_finding(tmp_path,
+                                                                             demo_data):
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    scan, rendered, captured = _demo_scan(tmp_path)
+    demo_data["hexes"]["1010"] = {"terrain": ["marsh"]}  # one typing mistake
+    typed = tmp_path / "typed.json"
+    typed.write_text(json.dumps(demo_data))
+    page = tmp_path / "report.html"
+    got = CliRunner().invoke(validate, [str(typed), "--scan", str(scan), "--legend",
+                                        str(DEMO / "map.json"), "--report", str(page)])
+    assert got.exit_code == 1, got.output
+    html_text = page.read_text()
+    shown = re.search(r'<img alt="map" width="(\d+)" height="(\d+)"\s+src="data:image/jpeg;'
+                      r'base64,([^"]+)"', html_text)
+    assert shown is not None
+    picture = Image.open(io.BytesIO(base64.b64decode(shown.group(3))))
+    with Image.open(scan) as whole:
+        scan_w = whole.width
+    k = picture.width / scan_w
+    assert picture.width == int(shown.group(1)) <= 1600
+    # The mistake's hex is outlined where the scan shows it.
+    marks = re.search(r'<polygon class="mark sev-error" data-hex="1010" points="([^"]+)"',
+                      html_text)
+    assert marks is not None
+    pts = np.array([[float(v) for v in p.split(",")] for p in marks.group(1).split()])
+    x, y = rendered.grid.center(rendered.grid.hex("1010"))
+    sx, sy = captured.to_scan(np.array([x]), np.array([y]))
+    assert np.hypot(pts[:, 0].mean() - sx[0] * k, pts[:, 1].mean() - sy[0] * k) < 3
+    # Beside the finding, a crop of the scan (a real picture, not the typed data).
+    item = re.search(r'<li class="finding sev-error"[^>]*data-hexes="1010"[^>]*>(.*?)</li>',
+                     html_text, re.S)
+    assert item is not None
+    crop = re.search(r'<img class="crop" alt="the scan at 1010" src="data:image/jpeg;base64,'
+                     r'([^"]+)"', item.group(1))
+    assert crop is not None
+    piece = Image.open(io.BytesIO(base64.b64decode(crop.group(1))))
+    assert max(piece.size) <= 132 and np.asarray(piece).std() > 5
+
+
 def test_scan_takes_digitizes_options_anchors_samples_and_the_size(tmp_path):
     """--scan reads exactly as bocage digitize does, with its options: two anchors on the
     scan's corners, sample hexes, the map's columns and rows."""
