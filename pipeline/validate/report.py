@@ -9,7 +9,8 @@ and kind. Opened as ``report.html#selftest`` the page clicks its first
 finding and its first hex by itself and writes the outcome into the element
 ``#selftest-result`` (the browser test reads it with ``--dump-dom``).
 
-A hexside finding is drawn on its side (a line between the side's two corners),
+The picture zooms (buttons, Ctrl+wheel) and pans (drag). A hexside finding is
+drawn on its side (a line between the side's two corners),
 not as its two hexes; the list is grouped and sorted by place (a hex, or the
 first hex of a hexside), the most serious first within a place, so a builder
 works through the map once.
@@ -40,7 +41,10 @@ _STYLE = """
 body{font:14px system-ui,sans-serif;margin:1em;color:#222}
 h1{font-size:1.3em;margin:0 0 .3em}
 #layout{display:flex;gap:1em;align-items:flex-start}
-#map{position:relative;flex:none}
+#viewport{flex:none;overflow:auto;max-width:68vw;max-height:92vh;cursor:grab;
+ border:1px solid #ccc}
+#zoom{margin:.2em 0}#zoom button{min-width:2.2em}
+#map{position:relative;transform-origin:0 0}
 #map img{display:block}
 #map svg{position:absolute;left:0;top:0}
 .mark{fill:transparent;stroke-width:3;cursor:pointer}
@@ -126,6 +130,33 @@ _SCRIPT = """
   document.querySelectorAll("input[data-filter]").forEach(function (box) {
     box.addEventListener("change", applyFilters);
   });
+  var view = document.getElementById("viewport"), map = document.getElementById("map");
+  var sizer = document.getElementById("sizer"), zoom = 1;
+  var picture = map.querySelector("img");
+  function setZoom(z) {
+    zoom = Math.min(6, Math.max(0.25, z));
+    map.style.transform = "scale(" + zoom + ")";
+    sizer.style.width = (picture.width * zoom) + "px";
+    sizer.style.height = (picture.height * zoom) + "px";
+  }
+  document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.5); });
+  document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.5); });
+  view.addEventListener("wheel", function (e) {
+    if (!e.ctrlKey) { return; }
+    e.preventDefault();
+    setZoom(zoom * (e.deltaY < 0 ? 1.25 : 0.8));
+  }, {passive: false});
+  var drag = null;
+  view.addEventListener("mousedown", function (e) {
+    drag = {x: e.clientX, y: e.clientY, left: view.scrollLeft, top: view.scrollTop};
+  });
+  window.addEventListener("mouseup", function () { drag = null; });
+  window.addEventListener("mousemove", function (e) {
+    if (!drag) { return; }
+    view.scrollLeft = drag.left - (e.clientX - drag.x);
+    view.scrollTop = drag.top - (e.clientY - drag.y);
+  });
+  setZoom(1);
   var earlier = JSON.parse(document.getElementById("accepted").textContent);
   var save = document.getElementById("save-checked");
   function exportChecked() {
@@ -182,6 +213,16 @@ _SCRIPT = """
         if (!sided.classList.contains("selected")) { result = "FAIL side->finding"; }
       }
       out.setAttribute("data-side", sideOf(sided));
+    }
+    document.getElementById("zoom-in").dispatchEvent(new MouseEvent("click", {bubbles: true}));
+    if (map.style.transform !== "scale(1.5)" || sizer.style.width !== (picture.width * 1.5) + "px") {
+      result = "FAIL zoom " + map.style.transform;
+    }
+    view.dispatchEvent(new MouseEvent("mousedown", {bubbles: true, clientX: 200, clientY: 200}));
+    window.dispatchEvent(new MouseEvent("mousemove", {bubbles: true, clientX: 150, clientY: 170}));
+    window.dispatchEvent(new MouseEvent("mouseup", {bubbles: true}));
+    if (result === "PASS" && view.scrollLeft !== 50 && view.scrollWidth > view.clientWidth + 50) {
+      result = "FAIL pan " + view.scrollLeft;
     }
     var first = items[0];
     if (first && result === "PASS") {
@@ -349,8 +390,11 @@ beside the map as {html.escape(sidecar)}: the next run hides those findings.</p>
 <script type="application/json" id="accepted">{html.escape(earlier, quote=False)}</script>
 <pre id="checked-export"></pre>
 <div id="layout">
-<div id="map"><img alt="map" width="{picture.width}" height="{picture.height}"
- src="data:{picture.mime};base64,{png}">{_overlay(picture, result.findings)}</div>
+<div><div id="zoom"><button id="zoom-in" title="zoom in">+</button>
+<button id="zoom-out" title="zoom out">&minus;</button> drag to pan, Ctrl+wheel to zoom</div>
+<div id="viewport"><div id="sizer"><div id="map"><img alt="map" width="{picture.width}"
+ height="{picture.height}" src="data:{picture.mime};base64,{png}">{_overlay(picture,
+ result.findings)}</div></div></div></div>
 <div id="side">{_filters(result.findings)}
 <ul id="findings">{items}</ul>
 {_diff_table(result)}
