@@ -136,7 +136,7 @@ def test_the_report_of_a_scan_shows_the_scan_its_grid_and_a_crop_per_finding(tmp
                                         str(DEMO / "map.json"), "--report", str(page)])
     assert got.exit_code == 1, got.output
     html_text = page.read_text()
-    shown = re.search(r'<img alt="map" width="(\d+)" height="(\d+)"\s+src="data:image/jpeg;'
+    shown = re.search(r'<img alt="map" width="(\d+)"\s+height="(\d+)"\s+src="data:image/jpeg;'
                       r'base64,([^"]+)"', html_text)
     assert shown is not None
     picture = Image.open(io.BytesIO(base64.b64decode(shown.group(3))))
