@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,80 +14,33 @@ import click
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.cli.options import HELP, OneLineErrors, Text, emit_json, json_option, quiet_option
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrors,
+    ReadingSetup,
+    Text,
+    digitize_options,
+    emit_json,
+    json_option,
+    parse_anchor,
+    parse_key,
+    parse_sample,
+    quiet_option,
+    reading_setup,
+)
 from pipeline.cli.paths import InputPath, OutputPath, io_plan
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
-from pipeline.digitize.classify import Teaching
-from pipeline.digitize.gridfile import load_grid
 from pipeline.digitize.legend import legend_document
 from pipeline.digitize.gis import LAYERS, RasterCopy, geojson, geojson_text, geopackage
 from pipeline.digitize.gis import raster_copy, world_file
 from pipeline.digitize.outputs import UNSURE, overlay
 from pipeline.digitize.run import Progress
-from pipeline.errors import DataError, GridError
-from pipeline.hexgrid import HexGrid, Numbering, Orientation
+from pipeline.errors import DataError
 from pipeline.files import output_target, write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex
-from pipeline.model import dumps, load_map
+from pipeline.model import dumps
 
 __all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol"]
-
-MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
-_STAGGER = {"flat": "even-down", "pointy": "even-right"}  # the usual numbering
-MAX_EXAMPLES = 2000  # --sample and --key options: a few per terrain are what a reading needs
-
-
-def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
-    """``"0101=120.5,88"`` -> ``("0101", (120.5, 88.0))``.
-
-    >>> parse_anchor("0101=120.5,88")
-    ('0101', (120.5, 88.0))
-    """
-    hex_id, sep, xy = text.partition("=")
-    parts = xy.split(",")
-    try:
-        if not sep or not hex_id or len(parts) != 2:
-            raise ValueError
-        x, y = float(parts[0]), float(parts[1])
-        if not (math.isfinite(x) and math.isfinite(y)):
-            raise ValueError
-        return hex_id.strip(), (x, y)
-    except ValueError:
-        raise DataError(None, "--anchor", f"{text!r} is not HEX=X,Y (the pixel centre of a hex,"
-                        " e.g. 0101=120.5,88)") from None
-
-
-def parse_sample(text: str) -> tuple[str, list[str]]:
-    """``"woods=0412,0415"`` -> ``("woods", ["0412", "0415"])``.
-
-    >>> parse_sample("woods=0412, 0415")
-    ('woods', ['0412', '0415'])
-    """
-    name, sep, ids = text.partition("=")
-    hexes = [h.strip() for h in ids.split(",")]
-    if not sep or not name.strip() or not all(hexes):
-        raise DataError(None, "--sample", f"{text!r} is not TERRAIN=HEX[,HEX...] (e.g."
-                        " woods=0412,0415)")
-    return name.strip(), hexes
-
-
-def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
-    """``"woods=1550,300,80,70"`` -> ``("woods", (1550.0, 300.0, 80.0, 70.0))``.
-
-    >>> parse_key("woods=1550,300,80,70")
-    ('woods', (1550.0, 300.0, 80.0, 70.0))
-    """
-    name, sep, box = text.partition("=")
-    parts = box.split(",")
-    try:
-        if not sep or not name.strip() or len(parts) != 4:
-            raise ValueError
-        x, y, w, h = (float(p) for p in parts)
-    except ValueError:
-        raise DataError(None, "--key", f"{text!r} is not TERRAIN=X,Y,W,H (the pixel box of the"
-                        " terrain's swatch in the printed key, e.g. woods=1550,300,80,70)"
-                        ) from None
-    return name.strip(), (x, y, w, h)
 
 
 def parse_symbol(text: str) -> tuple[str, str]:
@@ -100,6 +52,7 @@ def parse_symbol(text: str) -> tuple[str, str]:
     return name.strip(), hex_id.strip()
 
 
+
 @click.command(cls=OneLineErrors, short_help="Read a map scan into terrain data.",
                context_settings=HELP)
 @click.argument("scan", type=InputPath())
@@ -107,27 +60,7 @@ def parse_symbol(text: str) -> tuple[str, str]:
               help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
 @click.option("--out", "-o", required=True, type=OutputPath(stream=True),
               help="Where to write map.json ('-': standard output).")
-@click.option("--grid", "grid_path", type=InputPath(),
-              help="Grid JSON (orientation, numbering, cols, rows, optional layout), or a"
-              " map.json whose grid to use. Without it the grid is found on the scan.")
-@click.option("--cols", type=click.IntRange(min=1), help="Columns the map prints (with --rows;"
-              " they choose the map among a key, a track or margins on the scan).")
-@click.option("--rows", type=click.IntRange(min=1), help="Rows the map prints (with --cols).")
-@click.option("--orientation", type=click.Choice(["flat", "pointy"]),
-              help="Flat- or pointy-top, if not found on the scan (with --cols/--rows).")
-@click.option("--stagger", metavar="WORD", help="Which lines are shifted: even-down, odd-down"
-              " (flat), even-right, odd-right (pointy); with --cols/--rows.")
-@click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
-              help="A hex centre on the scan, in pixels (repeat: two or more).")
-@click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX[,HEX]", type=Text(2000),
-              help="Hexes that show a terrain: examples to learn its look on this map from"
-              " (repeatable; two or three per terrain is usually enough).")
-@click.option("--key", "keys", multiple=True, metavar="TERRAIN=X,Y,W,H", type=Text(),
-              help="A terrain's swatch in the printed key, as a pixel box of the scan"
-              " (repeatable): an example like --sample.")
-@click.option("--train", "train_path", type=InputPath(),
-              help="A corrected map.json of this scan: its hexes marked labelled or corrected"
-              " are examples, the rest is read again.")
+@digitize_options
 @click.option("--suggest", "suggest", type=click.IntRange(0, 500), default=0, metavar="N",
               help="List the N hexes whose label would most improve the reading.")
 @click.option("--write-legend", "legend_out", type=OutputPath(stream=True),
@@ -185,6 +118,7 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     layers, and the hexes lie on the printed ones. The scan itself is never
     touched.
 
+
     \b
     Examples:
       bocage digitize scan.png -l legend.json -o map.json --grid grid.json \\
@@ -197,11 +131,11 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
       bocage digitize scan.png -l legend.json -o map.json --symbol town=0412 \\
           --symbol town=1107
     """
-    grid, size = _grid(grid_path, cols, rows, orientation, stagger)
-    teaching = _teaching(samples, keys, train_path)
+    setup = reading_setup(grid_path, cols, rows, orientation, stagger, anchors, samples, keys,
+                          train_path)
     gis = _gis_files(scan, geojson_path, gis_path)
-    pixels, result = _run(scan, legend_path, grid, size, anchors, teaching, symbols, suggest,
-                          game, title, show_progress=not (quiet or as_json), warn=not quiet)
+    pixels, result = _run(scan, legend_path, setup, symbols, suggest, game, title,
+                          show_progress=not (quiet or as_json), warn=not quiet)
     files = _outputs(result, pixels, out, overlay_path, gis, scan)
     if legend_out is not None:
         files[legend_out] = json.dumps(legend_document(result.legend, note=(
@@ -218,80 +152,16 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
         _print(result, scan, list(files))
 
 
-def _grid(grid_path: Path | None, cols: int | None, rows: int | None,
-          orientation: str | None, stagger: str | None
-          ) -> tuple[HexGrid | None, tuple[int, int] | None]:
-    """What is known of the grid: a grid (the file, the options over it) or only a size."""
-    if (cols is None) != (rows is None):
-        raise DataError(None, "--cols" if cols is None else "--rows",
-                        "give the map's columns and rows together (--cols N --rows M)")
-    grid = load_grid(grid_path) if grid_path is not None else None
-    if grid is None and not (orientation or stagger):
-        # Only a size (or nothing): the orientation and stagger are read off the scan.
-        return None, (cols, rows) if cols is not None and rows is not None else None
-    if grid is None and cols is None:
-        raise DataError(None, "--orientation" if orientation else "--stagger",
-                        "needs the map's size too (--cols N --rows M), or a --grid file")
-    try:
-        if grid is None:
-            numbering = Numbering(stagger=stagger or _STAGGER[orientation or "flat"])
-            grid = HexGrid(Orientation(orientation) if orientation else numbering.orientation(),
-                           numbering)
-        numbering = replace(grid.numbering, stagger=stagger) if stagger else grid.numbering
-        kind = (Orientation(orientation) if orientation
-                else numbering.orientation() if stagger else grid.orientation)
-        return HexGrid(kind, numbering, cols or grid.cols, rows or grid.rows, grid.exclude,
-                       grid.layout), None
-    except GridError as exc:
-        raise DataError(None, "--stagger" if stagger else "--orientation", str(exc)) from None
-
-
-def _teaching(samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path | None
-              ) -> Teaching:
-    """The builder's examples from the command line."""
-    if len(samples) + len(keys) > MAX_EXAMPLES:
-        raise DataError(None, "--sample", f"{len(samples) + len(keys)} examples, more than"
-                        f" {MAX_EXAMPLES}; a few hexes per terrain teach the reading, --train"
-                        " takes a corrected map")
-    sample_map: dict[str, list[str]] = {}
-    for text in samples:
-        name, hexes = parse_sample(text)
-        sample_map.setdefault(name, []).extend(hexes)
-    key_map: dict[str, list[tuple[float, float, float, float]]] = {}
-    for text in keys:
-        name, box = parse_key(text)
-        key_map.setdefault(name, []).append(box)
-    checked: dict[str, str] = {}
-    if train_path is not None:
-        corrected = load_map(train_path)
-        checked = {hex_id: entry.terrain[0] for hex_id, entry in corrected.hexes.items()
-                   if entry.provenance in ("labelled", "corrected")}
-        if not checked:
-            raise DataError(str(train_path), "hexes", "no hex is marked \"provenance\":"
-                            " \"labelled\" or \"corrected\", so there is nothing to learn from;"
-                            " mark the hexes a person checked")
-    return Teaching(samples=sample_map, key=key_map, checked=checked)
-
-
-def _run(scan: Path, legend_path: Path, grid: HexGrid | None, size: tuple[int, int] | None,
-         anchors: tuple[str, ...], teaching: Teaching, symbols: tuple[str, ...],
+def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str, ...],
          suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool
          ) -> tuple[NDArray[np.uint8], Digitization]:
-    if len(anchors) > MAX_ANCHORS:
-        raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
-                        " two to a few dozen well-spread hexes fix the grid")
-    anchor_map = dict(parse_anchor(a) for a in anchors)
-    if len(anchor_map) != len(anchors):
-        raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
     symbol_map: dict[str, list[str]] = {}
     for text in symbols:
         name, hex_id = parse_symbol(text)
         symbol_map.setdefault(name, []).append(hex_id)
     with _progress(show_progress) as progress:
         pixels = load_scan(scan)
-        result = digitize_scan(pixels, legend_path, grid=grid, size=size,
-                               anchors=anchor_map or None, samples=teaching.samples,
-                               key=teaching.key, checked=teaching.checked, game=game,
+        result = digitize_scan(pixels, legend_path, **setup.digitize_args(), game=game,
                                title=title, source=str(scan), progress=progress,
                                suggest=suggest, warn=_warning if warn else None,
                                symbols=symbol_map)
@@ -413,8 +283,8 @@ def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str,
         "terrain": dict(sorted(terrain.items())),
         "unsure": unsure,
         "hexside_features": dict(sorted(features.items())),
-        "suggest": [_suggestion(result, h) for h in result.suggestions],
         "hex_features": dict(sorted(symbols.items())),
+        "suggest": [_suggestion(result, h) for h in result.suggestions],
         "written": [str(p) for p in written],
     }
 
@@ -438,10 +308,10 @@ def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
                   if s["unsure"] else ""))
     features = ", ".join(f"{n} {c}" for n, c in s["hexside_features"].items()) or "none"
     click.echo(f"hexsides: {features}")
+    if s["hex_features"]:
+        click.echo("symbols: " + ", ".join(f"{n} {c}" for n, c in s["hex_features"].items()))
     if s["suggest"]:
         click.echo("label next: " + ", ".join(
             f"{x['hex']} (read {x['read']} {x['confidence']:.2f}"
             + (f", or {x['or']}" if x["or"] else "") + ")" for x in s["suggest"]))
-    if s["hex_features"]:
-        click.echo("symbols: " + ", ".join(f"{n} {c}" for n, c in s["hex_features"].items()))
     click.echo("wrote " + ", ".join(s["written"]))

@@ -5,6 +5,12 @@ resolves the command's paths in one place (:mod:`pipeline.cli.paths`) before
 the command runs, prints the library's errors and click's usage errors as one
 line with exit code 2, and a Ctrl-C as one line with exit code 130.
 
+:func:`digitize_options` is the one set of options that say how to read a scan
+(the grid, its size, anchors, terrain examples), shared by ``bocage digitize``
+and ``bocage validate --scan`` so both read a scan exactly alike;
+:func:`reading_setup` turns them into what :func:`pipeline.digitize.digitize_scan`
+takes.
+
 The option types bound what a user types, checked before any file is read:
 :class:`Number` (a finite number in a range), :class:`Length` and
 :class:`Offset` (lengths such as ``3mm`` within the library's limits) and
@@ -16,15 +22,21 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from pipeline.errors import BocageError
+from pipeline.errors import BocageError, DataError, GridError
 
-__all__ = ["HELP", "Length", "Number", "Offset", "OneLineErrors", "OneLineErrorsGroup", "Text",
-           "emit_json", "json_option", "quiet_option"]
+if TYPE_CHECKING:
+    from pipeline.hexgrid import HexGrid
+
+__all__ = ["HELP", "Length", "Number", "Offset", "OneLineErrors", "OneLineErrorsGroup",
+           "ReadingSetup", "Text", "digitize_options", "emit_json", "json_option",
+           "parse_anchor", "parse_key", "parse_sample", "quiet_option", "reading_setup"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -211,3 +223,212 @@ class OneLineErrorsGroup(OneLineErrors, click.Group):
     """:class:`OneLineErrors` for a group of commands; its commands get the class too."""
 
     command_class = OneLineErrors
+
+
+# -- how to read a scan: shared by `bocage digitize` and `bocage validate --scan` ----------
+
+MAX_ANCHORS = 200  # hex centres measured by hand: a few dozen at most
+MAX_EXAMPLES = 2000  # --sample and --key options: a few per terrain are what a reading needs
+_STAGGER = {"flat": "even-down", "pointy": "even-right"}  # the usual numbering
+
+
+def parse_anchor(text: str) -> tuple[str, tuple[float, float]]:
+    """``"0101=120.5,88"`` -> ``("0101", (120.5, 88.0))``.
+
+    >>> parse_anchor("0101=120.5,88")
+    ('0101', (120.5, 88.0))
+    """
+    hex_id, sep, xy = text.partition("=")
+    parts = xy.split(",")
+    try:
+        if not sep or not hex_id or len(parts) != 2:
+            raise ValueError
+        x, y = float(parts[0]), float(parts[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
+        return hex_id.strip(), (x, y)
+    except ValueError:
+        raise DataError(None, "--anchor", f"{text!r} is not HEX=X,Y (the pixel centre of a hex,"
+                        " e.g. 0101=120.5,88)") from None
+
+
+def parse_sample(text: str) -> tuple[str, list[str]]:
+    """``"woods=0412,0415"`` -> ``("woods", ["0412", "0415"])``.
+
+    >>> parse_sample("woods=0412, 0415")
+    ('woods', ['0412', '0415'])
+    """
+    name, sep, ids = text.partition("=")
+    hexes = [h.strip() for h in ids.split(",")]
+    if not sep or not name.strip() or not all(hexes):
+        raise DataError(None, "--sample", f"{text!r} is not TERRAIN=HEX[,HEX...] (e.g."
+                        " woods=0412,0415)")
+    return name.strip(), hexes
+
+
+def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
+    """``"woods=1550,300,80,70"`` -> ``("woods", (1550.0, 300.0, 80.0, 70.0))``.
+
+    >>> parse_key("woods=1550,300,80,70")
+    ('woods', (1550.0, 300.0, 80.0, 70.0))
+    """
+    name, sep, box = text.partition("=")
+    parts = box.split(",")
+    try:
+        if not sep or not name.strip() or len(parts) != 4:
+            raise ValueError
+        x, y, w, h = (float(p) for p in parts)
+    except ValueError:
+        raise DataError(None, "--key", f"{text!r} is not TERRAIN=X,Y,W,H (the pixel box of the"
+                        " terrain's swatch in the printed key, e.g. woods=1550,300,80,70)"
+                        ) from None
+    return name.strip(), (x, y, w, h)
+
+
+def digitize_options(f: F) -> F:
+    """The options that say how to read a scan: ``--grid``, ``--cols/--rows``,
+    ``--orientation``, ``--stagger``, ``--anchor``, ``--sample``, ``--key``, ``--train``
+    (their values go to :func:`reading_setup`)."""
+    from pipeline.cli.paths import InputPath
+
+    options = [
+        click.option("--grid", "grid_path", type=InputPath(),
+                     help="Grid JSON (orientation, numbering, cols, rows, optional layout), or"
+                     " a map.json whose grid to use. Without it the grid is found on the"
+                     " scan."),
+        click.option("--cols", type=click.IntRange(min=1), help="Columns the map prints (with"
+                     " --rows; they choose the map among a key, a track or margins on the"
+                     " scan)."),
+        click.option("--rows", type=click.IntRange(min=1),
+                     help="Rows the map prints (with --cols)."),
+        click.option("--orientation", type=click.Choice(["flat", "pointy"]),
+                     help="Flat- or pointy-top, if not found on the scan (with --cols/--rows)."),
+        click.option("--stagger", metavar="WORD", help="Which lines are shifted: even-down,"
+                     " odd-down (flat), even-right, odd-right (pointy); with --cols/--rows."),
+        click.option("--anchor", "anchors", multiple=True, metavar="HEX=X,Y",
+                     help="A hex centre on the scan, in pixels (repeat: two or more)."),
+        click.option("--sample", "samples", multiple=True, metavar="TERRAIN=HEX[,HEX]",
+                     type=Text(2000), help="Hexes that show a terrain: examples to learn its"
+                     " look on this map from (repeatable; two or three per terrain is usually"
+                     " enough)."),
+        click.option("--key", "keys", multiple=True, metavar="TERRAIN=X,Y,W,H", type=Text(),
+                     help="A terrain's swatch in the printed key, as a pixel box of the scan"
+                     " (repeatable): an example like --sample."),
+        click.option("--train", "train_path", type=InputPath(),
+                     help="A corrected map.json of this scan: its hexes marked labelled or"
+                     " corrected are examples, the rest is read again."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@dataclass(frozen=True)
+class ReadingSetup:
+    """What the options of :func:`digitize_options` say about a scan, ready for
+    :func:`pipeline.digitize.digitize_scan` (``grid``, ``size``, ``anchors``,
+    ``samples``, ``key``, ``checked``)."""
+
+    grid: HexGrid | None = None
+    size: tuple[int, int] | None = None
+    anchors: dict[str, tuple[float, float]] = field(default_factory=dict)
+    samples: dict[str, list[str]] = field(default_factory=dict)
+    key: dict[str, list[tuple[float, float, float, float]]] = field(default_factory=dict)
+    checked: dict[str, str] = field(default_factory=dict)
+
+    def digitize_args(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`pipeline.digitize.digitize_scan`."""
+        return {"grid": self.grid, "size": self.size, "anchors": self.anchors or None,
+                "samples": self.samples, "key": self.key, "checked": self.checked}
+
+
+def _grid(grid: HexGrid | None, cols: int | None, rows: int | None,
+          orientation: str | None, stagger: str | None
+          ) -> tuple[HexGrid | None, tuple[int, int] | None]:
+    """What is known of the grid: a grid (the file, the options over it) or only a size."""
+    from pipeline.hexgrid import HexGrid, Numbering, Orientation
+
+    if (cols is None) != (rows is None):
+        raise DataError(None, "--cols" if cols is None else "--rows",
+                        "give the map's columns and rows together (--cols N --rows M)")
+    if grid is None and not (orientation or stagger):
+        # Only a size (or nothing): the orientation and stagger are read off the scan.
+        return None, (cols, rows) if cols is not None and rows is not None else None
+    if grid is None and cols is None:
+        raise DataError(None, "--orientation" if orientation else "--stagger",
+                        "needs the map's size too (--cols N --rows M), or a --grid file")
+    try:
+        if grid is None:
+            numbering = Numbering(stagger=stagger or _STAGGER[orientation or "flat"])
+            grid = HexGrid(Orientation(orientation) if orientation else numbering.orientation(),
+                           numbering)
+        numbering = replace(grid.numbering, stagger=stagger) if stagger else grid.numbering
+        kind = (Orientation(orientation) if orientation
+                else numbering.orientation() if stagger else grid.orientation)
+        return HexGrid(kind, numbering, cols or grid.cols, rows or grid.rows, grid.exclude,
+                       grid.layout), None
+    except GridError as exc:
+        raise DataError(None, "--stagger" if stagger else "--orientation", str(exc)) from None
+
+
+def _examples(samples: Sequence[str], keys: Sequence[str], train_path: Path | None
+              ) -> tuple[dict[str, list[str]], dict[str, list[tuple[float, float, float, float]]],
+                         dict[str, str]]:
+    """The builder's examples from the command line: samples, key swatches, checked hexes."""
+    from pipeline.model import load_map
+
+    if len(samples) + len(keys) > MAX_EXAMPLES:
+        raise DataError(None, "--sample", f"{len(samples) + len(keys)} examples, more than"
+                        f" {MAX_EXAMPLES}; a few hexes per terrain teach the reading, --train"
+                        " takes a corrected map")
+    sample_map: dict[str, list[str]] = {}
+    for text in samples:
+        name, hexes = parse_sample(text)
+        sample_map.setdefault(name, []).extend(hexes)
+    key_map: dict[str, list[tuple[float, float, float, float]]] = {}
+    for text in keys:
+        name, box = parse_key(text)
+        key_map.setdefault(name, []).append(box)
+    checked: dict[str, str] = {}
+    if train_path is not None:
+        corrected = load_map(train_path)
+        checked = {hex_id: entry.terrain[0] for hex_id, entry in corrected.hexes.items()
+                   if entry.provenance in ("labelled", "corrected")}
+        if not checked:
+            raise DataError(str(train_path), "hexes", "no hex is marked \"provenance\":"
+                            " \"labelled\" or \"corrected\", so there is nothing to learn from;"
+                            " mark the hexes a person checked")
+    return sample_map, key_map, checked
+
+
+def _anchors(anchors: Sequence[str]) -> dict[str, tuple[float, float]]:
+    if len(anchors) > MAX_ANCHORS:
+        raise DataError(None, "--anchor", f"{len(anchors)} anchors, more than {MAX_ANCHORS};"
+                        " two to a few dozen well-spread hexes fix the grid")
+    anchor_map = dict(parse_anchor(a) for a in anchors)
+    if len(anchor_map) != len(anchors):
+        raise DataError(None, "--anchor", "a hex is anchored twice; give each hex once")
+    return anchor_map
+
+
+def reading_setup(grid_path: Path | None = None, cols: int | None = None,
+                  rows: int | None = None, orientation: str | None = None,
+                  stagger: str | None = None, anchors: Sequence[str] = (),
+                  samples: Sequence[str] = (), keys: Sequence[str] = (),
+                  train_path: Path | None = None, *, default_grid: HexGrid | None = None
+                  ) -> ReadingSetup:
+    """The :func:`digitize_options` values as a :class:`ReadingSetup`.
+
+    ``default_grid`` is the grid when no ``--grid`` is given (``validate --scan`` gives
+    the typed map's, layout and all). Bad values are one located :class:`DataError`.
+
+    >>> setup = reading_setup(cols=30, rows=22, samples=["woods=0412,0415"])
+    >>> setup.size, setup.samples
+    ((30, 22), {'woods': ['0412', '0415']})
+    """
+    from pipeline.digitize.gridfile import load_grid
+
+    grid = load_grid(grid_path) if grid_path is not None else default_grid
+    grid, size = _grid(grid, cols, rows, orientation, stagger)
+    sample_map, key_map, checked = _examples(samples, keys, train_path)
+    return ReadingSetup(grid, size, _anchors(anchors), sample_map, key_map, checked)

@@ -6,11 +6,22 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, quiet_option
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrors,
+    digitize_options,
+    emit_json,
+    json_option,
+    quiet_option,
+    reading_setup,
+)
 from pipeline.cli.paths import InputPath, OutputPath
+from pipeline.errors import DataError
 from pipeline.validate import (
     parse_role_options,
+    read_raw_file,
     text_report,
+    typed_grid,
     validate_files,
     write_html_report,
 )
@@ -25,6 +36,10 @@ __all__ = ["validate"]
 @click.option("--scan", type=InputPath(),
               help="A map scan to digitize (on this map's grid) and diff with.")
 @click.option("--legend", type=InputPath(), help="The scan's legend (with --scan).")
+@digitize_options
+@click.option("--checked", "checked", type=InputPath(),
+              help="Findings marked as checked in a report (its 'Save checked' file), hidden"
+              " this run; by default MAP.checked.json beside the map, when there is one.")
 @click.option("--report", type=OutputPath(stream=True),
               help="Write a self-contained HTML report here ('-': standard output).")
 @click.option("--role", "roles", multiple=True, metavar="ROLE=NAME,...",
@@ -33,15 +48,31 @@ __all__ = ["validate"]
 @json_option
 @quiet_option
 def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Path | None,
-             legend: Path | None, report: Path | None, roles: tuple[str, ...],
-             as_json: bool, quiet: bool) -> None:
-    """Check a hand-entered map: diff, lint and the rulebook's facts.
+             legend: Path | None, grid_path: Path | None, cols: int | None, rows: int | None,
+             orientation: str | None, stagger: str | None, anchors: tuple[str, ...],
+             samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path | None,
+             checked: Path | None, report: Path | None, roles: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+    """Check a hand-entered map: diff, lint and the rulebook's facts, in one run.
 
-    Lint needs nothing else: unknown names, hexes off the grid, a hexside given
-    twice, bridges without a road and a river, roads and rivers that stop dead,
-    sea with no coast, towns on the wrong terrain, lone hexes of rare terrain.
-    --against diffs hex by hex and hexside by hexside with a digitized map;
-    --facts checks each fact and cites its rulebook section.
+    Every slip of the file is listed at once, each with its place: keys typed
+    twice (with their lines), unknown names, hexes off the grid, hexsides
+    between hexes that are not neighbours. Such a file still does not load for
+    the other commands until they are fixed.
+
+    Lint needs nothing else: a bridge without a road and a river, a road
+    crossing a river without the bridge the map types elsewhere, road and
+    river breaks (a hexside left out or on the wrong side), towns on the wrong
+    terrain, hexes left out. What is unusual but not wrong (a river rising
+    inland, sea against a cliff) is a check. A map switches a lint kind off in
+    its own data, with the reason: "lint_off": {"sea_without_coast": "..."}.
+
+    --against diffs with a digitized map: the typed main terrain against the
+    reading's main terrain (its area shares soften it), hexside features at the
+    reading's own per-feature confidence. --scan reads a scan first, exactly as
+    bocage digitize does and with its options (--grid, --cols/--rows, --anchor,
+    --sample, --key, --train); without --grid or --cols/--rows it reads on this
+    map's grid, layout and all. --facts checks each fact and cites its
+    rulebook section.
 
     Exit codes: 0 no errors (warnings and checks may remain), 1 errors found,
     2 bad input.
@@ -50,9 +81,22 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
     Examples:
       bocage validate maps/demo/map.json --facts maps/demo/facts.json
       bocage validate typed.json --against digitized.json --report report.html
+      bocage validate typed.json --scan map.png --legend legend.json \\
+          --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412,0415
     """
+    reading = None
+    if scan is not None:
+        # Without --grid the typed map's own grid, layout and all, as --grid MAP.json.
+        typed = typed_grid(read_raw_file(map_path)[0], map_path) if grid_path is None else None
+        reading = reading_setup(grid_path, cols, rows, orientation, stagger, anchors, samples,
+                                keys, train_path, default_grid=typed).digitize_args()
+    elif grid_path or cols or rows or orientation or stagger or anchors or samples or keys \
+            or train_path:
+        raise DataError(None, "--scan", "the reading options (--grid, --cols, --anchor,"
+                        " --sample, ...) say how to read a scan: give --scan SCAN too")
     result = validate_files(map_path, against=against, facts=facts, scan=scan,
-                            legend=legend, roles=parse_role_options(roles))
+                            legend=legend, roles=parse_role_options(roles), reading=reading,
+                            checked=checked)
     if report is not None:
         write_html_report(result, report)
     if as_json:

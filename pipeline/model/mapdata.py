@@ -40,6 +40,7 @@ __all__ = [
     "HexFeatureType",
     "HexsideEntry",
     "HexsideFeatureType",
+    "LINT_KINDS",
     "LayoutSpec",
     "Location",
     "MapData",
@@ -56,6 +57,14 @@ Stagger = Literal[
 ]
 EdgeName = Literal["north", "south", "east", "west"]
 Fraction = Annotated[float, Field(ge=0, le=1)]
+
+# The kinds of finding ``bocage validate``'s lint makes (pipeline/validate/lint.py owns the
+# checks; a test holds the two lists equal). A map may switch any of them off, with a reason.
+LINT_KINDS: tuple[str, ...] = (
+    "bridge_without_road_river", "duplicate_hexside", "lone_rare_terrain", "missing_hex",
+    "river_break", "river_dead_end", "road_dead_end", "road_gap", "road_river_without_bridge",
+    "sea_without_coast", "town_terrain",
+)
 
 # Bounds that keep a typo (cols: 250000) from building a grid the size of a
 # country; the largest printed hex maps are a few hundred hexes across.
@@ -310,6 +319,11 @@ class MapData(Model):
     hexsides: list[HexsideEntry] = []
     locations: list[Location] = []
     edges: dict[EdgeName, MapEdge] = {}
+    lint_off: dict[str, Annotated[str, Field(min_length=1)]] = Field(
+        {}, description="lint kinds of `bocage validate` switched off for this map, each with"
+        " the reason (a rule, or what the map's printing does): {\"sea_without_coast\": \"the"
+        " coast is printed as cliffs, not as a terrain\"}",
+        json_schema_extra={"propertyNames": {"enum": list(LINT_KINDS)}})
 
     _boards: list[_BoardGrid] = PrivateAttr(default_factory=list)
     _joined: JoinedGrid | None = PrivateAttr(default=None)
@@ -329,6 +343,10 @@ class MapData(Model):
         for i, place in enumerate(self.locations):
             for j, hex_id in enumerate(place.hexes):
                 self._require_hex(("locations", i, "hexes", j), hex_id)
+        for kind in self.lint_off:
+            if kind not in LINT_KINDS:
+                raise Invalid(("lint_off", kind), f"unknown lint kind '{kind}'"
+                              f"{did_you_mean(kind, LINT_KINDS)} (one of {', '.join(LINT_KINDS)})")
         return self
 
     def _unknown(self, what: str, name: str) -> str:

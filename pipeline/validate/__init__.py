@@ -5,8 +5,9 @@ A typist's ``map.json`` is checked three ways, each giving
 
 * :mod:`~pipeline.validate.diff`: hex by hex and hexside by hexside against a
   digitized map of the same grid, with the digitizer's confidence;
-* :mod:`~pipeline.validate.lint` (and :mod:`~pipeline.validate.screen` for
-  names and ids a strict load refuses): consistency of the map by itself;
+* :mod:`~pipeline.validate.lint` (and :mod:`~pipeline.validate.rawjson` and
+  :mod:`~pipeline.validate.screen` for keys typed twice, names, ids and
+  hexsides a strict load refuses): consistency of the map by itself;
 * :mod:`~pipeline.validate.facts`: the claims of ``facts.json``, each finding
   citing its rulebook section.
 
@@ -21,24 +22,37 @@ the bench that types errors into a true map. Nothing here changes data.
 (False, ['lint'])
 """
 
-from pipeline.validate.diff import Agreement, MapDiff, diff_maps, same_grid
+from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
+from pipeline.validate.diff import Agreement, MapDiff, diff_maps, feature_confidence, same_grid
 from pipeline.validate.facts import check_fact, check_facts
-from pipeline.validate.findings import SEVERITIES, Finding, Severity, count_by, sort_findings
-from pipeline.validate.inject import KINDS, Injected, Score, inject_errors, score
-from pipeline.validate.lint import lint_map
-from pipeline.validate.picture import Picture, draw_map
+from pipeline.validate.findings import (
+    SEVERITIES,
+    Finding,
+    Severity,
+    cite_of,
+    count_by,
+    sort_findings,
+)
+from pipeline.validate.inject import ALARMS, KINDS, REASONS, Injected, Score, inject_errors, score
+from pipeline.validate.lint import lint_map, switched_off
+from pipeline.validate.picture import Picture, ScanView, draw_map, draw_scan
 from pipeline.validate.report import html_report, text_report, write_html_report
+from pipeline.validate.rawjson import read_raw, read_raw_file
 from pipeline.validate.roles import ROLE_NAMES, Roles, parse_role_options, roles_for
 from pipeline.validate.screen import screen_document, screen_file
 from pipeline.validate.validation import (
     Validation,
     digitize_hook,
+    typed_grid,
     validate_data,
     validate_files,
+    validate_text,
 )
 
 __all__ = [
+    "ALARMS",
     "KINDS",
+    "REASONS",
     "ROLE_NAMES",
     "SEVERITIES",
     "Agreement",
@@ -47,27 +61,39 @@ __all__ = [
     "MapDiff",
     "Picture",
     "Roles",
+    "ScanView",
     "Score",
     "Severity",
     "Validation",
+    "apply_accepted",
     "check_fact",
     "check_facts",
+    "cite_of",
     "count_by",
     "diff_maps",
     "digitize_hook",
     "draw_map",
+    "draw_scan",
+    "feature_confidence",
     "html_report",
     "inject_errors",
     "lint_map",
+    "switched_off",
     "parse_role_options",
+    "read_accepted",
+    "read_raw",
+    "read_raw_file",
     "roles_for",
     "same_grid",
     "score",
     "screen_document",
     "screen_file",
+    "sidecar_of",
     "sort_findings",
     "text_report",
+    "typed_grid",
     "validate_data",
     "validate_files",
+    "validate_text",
     "write_html_report",
 ]

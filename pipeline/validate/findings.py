@@ -14,16 +14,30 @@ hexes a finding touches are kept too, so the report can draw it on the map.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["SEVERITIES", "Finding", "Severity", "count_by", "sort_findings"]
+__all__ = ["SEVERITIES", "Finding", "Severity", "cite_of", "count_by", "sort_findings"]
 
 Severity = Literal["error", "warning", "check"]
 # Most serious first: the order of reports and of the exit code's reasoning.
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "check")
+
+# A rulebook cited by its seed's file name and section (000_3d79f68a6e3e33eb.txt §8.2.2).
+_CITE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt(?: §[0-9.]+(?:, §[0-9.]+)*)?")
+
+
+def cite_of(note: str) -> str:
+    """The first rulebook citation in a note, or ``""``.
+
+    >>> cite_of("a bridge wherever a road crosses a river (000_3d79f68a6e3e33eb.txt §8.2.2)")
+    '000_3d79f68a6e3e33eb.txt §8.2.2'
+    """
+    found = _CITE.search(note)
+    return found.group(0) if found else ""
 
 
 @dataclass(frozen=True)

@@ -1,34 +1,47 @@
 """Consistency lint of one map: no scan needed.
 
-Each check reads the map's own vocabulary through :class:`~pipeline.validate.roles.Roles`:
+Each check reads the map's own vocabulary through :class:`~pipeline.validate.roles.Roles`.
+A finding is a warning or an error only where a rule or the map's own declarations
+make the map wrong; what is merely unusual on a printed map (a river rising inland, a
+road that stops in a field, sea against a cliff) is a ``check``:
 
 * ``duplicate_hexside``: the same hexside given twice (error when the
   features differ, warning when they repeat);
 * ``bridge_without_road_river``: a bridge needs a road and a river on its
   hexside (error; cited from the map's bridge note when it cites a rulebook,
   e.g. 000_3d79f68a6e3e33eb.txt §8.2.2 "a bridge wherever a road crosses a river");
-* ``road_dead_end``: a road that stops inside the map, away from any town,
-  named place or map edge (warning);
-* ``river_dead_end``: a river that ends at a corner touching neither sea, another
-  river nor the map edge (warning);
+* ``road_river_without_bridge``: the other way, a road crossing a river with no
+  bridge on a map that types its bridges on hexsides (an error when the bridge
+  note cites a rule, else a warning); a map that types none leaves bridges to
+  its rule (Omaha's 000_3d79f68a6e3e33eb.txt §8.2.2 bridges every crossing);
+* ``road_gap``: two road ends facing each other across one hexside, or a road
+  of a single hexside: a road hexside left out or typed on its own (warning);
+  any other ``road_dead_end`` inside the map is a check;
+* ``river_break``: two river ends one or two hexsides apart (a river hexside left
+  out, or typed on the next side) (warning); any other ``river_dead_end`` (a
+  river rising inland) is a check, one finding per river end;
 * ``sea_without_coast``: sea next to land that is not coast, on a hexside with
-  no coast feature (warning);
+  no coast feature: a warning only on a map whose vocabulary has a coast
+  hexside feature (it declares its coasts), else a check;
 * ``town_terrain``: a hex a town location lists (or that bears a town's name)
   whose terrain is not town terrain (warning); a named hex in no location (check);
 * ``lone_rare_terrain``: a single hex of a rare main terrain (check);
-* ``missing_hex``: hexes left out of a map that lists most of its hexes (check).
+* ``missing_hex``: a hex left out of a map that lists nine in ten of its hexes or
+  more (warning: such a map declares its hexes by listing them).
 
-Unknown names and off-grid hexes are found before loading, by
-:mod:`pipeline.validate.screen`.
+A map switches a kind off with its reason, in its own data (``"lint_off":
+{"sea_without_coast": "the coast is printed as cliffs"}``); the kinds are
+:data:`pipeline.model.mapdata.LINT_KINDS`. Unknown names, ids off the grid and
+hexsides that are none are found before loading, by :mod:`pipeline.validate.screen`.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 
 from pipeline.model import MapData
-from pipeline.validate.findings import Finding, sort_findings
+from pipeline.model.mapdata import LINT_KINDS
+from pipeline.validate.findings import Finding, cite_of, sort_findings
 from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.sides import (
     Corner,
@@ -42,16 +55,7 @@ from pipeline.validate.sides import (
     sides_of,
 )
 
-__all__ = ["lint_map"]
-
-_CITE = re.compile(r"\d{3}_[0-9a-f]{16}\.txt(?: §[0-9.]+(?:, §[0-9.]+)*)?")
-
-
-def _cite_of(note: str) -> str:
-    """The first rulebook citation in a vocabulary note, or ``""``."""
-    found = _CITE.search(note)
-    return found.group(0) if found else ""
-
+__all__ = ["LINT_KINDS", "lint_map", "switched_off"]
 
 def _duplicates(the_map: MapData) -> list[Finding]:
     seen: dict[SideKey, frozenset[str]] = {}
@@ -82,8 +86,32 @@ def _bridges(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]
                 out.append(Finding(
                     "error", "bridge_without_road_river", name,
                     f"{name}: {bridge} without a {' and a '.join(lacking)} on the hexside",
-                    cite=_cite_of(the_map.hexside_features[bridge].note),
+                    cite=cite_of(the_map.hexside_features[bridge].note),
                     hexes=side_hexes(the_map, key)))
+    return out
+
+
+def _unbridged(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
+               ) -> list[Finding]:
+    # A map that types bridges on its hexsides declares them one by one: a road crossing
+    # a river without one is then a bridge left out (an error where the bridge's note
+    # cites a rule). A map that types none leaves them to its rule: Omaha's "River
+    # hexsides contain a bridge wherever a road crosses a river"
+    # (000_3d79f68a6e3e33eb.txt §8.2.2) bridges every such crossing by itself.
+    typed = sorted({b for features in sides.values() for b in features & roles.bridges})
+    if not typed:
+        return []
+    cite = next((c for b in typed if (c := cite_of(the_map.hexside_features[b].note))), "")
+    out = []
+    for key, features in sorted(sides.items()):
+        roads, rivers = sorted(features & roles.roads), sorted(features & roles.rivers)
+        if roads and rivers and not features & roles.bridges:
+            name = side_name(key)
+            out.append(Finding(
+                "error" if cite else "warning", "road_river_without_bridge", name,
+                f"{name}: {roads[0]} crosses the {rivers[0]} with no {typed[0]}, where this"
+                f" map types a {typed[0]} on every other crossing: is it missing?",
+                cite=cite, hexes=side_hexes(the_map, key)))
     return out
 
 
@@ -94,51 +122,137 @@ def _places(the_map: MapData) -> set[str]:
 
 def _road_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
                ) -> list[Finding]:
-    touching: dict[str, list[SideKey]] = defaultdict(list)
+    # Each kind of road is followed on its own (a railroad and a road are two lines), and
+    # a trail that ends where it meets a road joins it: any other road through the hex
+    # makes a junction, not an end.
+    any_road: dict[str, int] = defaultdict(int)
     for key, features in sides.items():
-        if features & (roles.roads | roles.bridges):
+        if features & roles.roads:
             for h in side_hexes(the_map, key):
-                touching[h].append(key)
-    fine = _places(the_map)
+                any_road[h] += 1
     out = []
+    for road in sorted(roles.roads & set(the_map.hexside_features)):
+        out += _ends_of(the_map, roles, {k: v for k, v in sides.items() if road in v}, road,
+                        any_road)
+    return out
+
+
+def _ends_of(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]], road: str,
+             any_road: dict[str, int]) -> list[Finding]:
+    touching: dict[str, list[SideKey]] = defaultdict(list)
+    for key in sides:
+        for h in side_hexes(the_map, key):
+            touching[h].append(key)
+    fine = _places(the_map) | {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
+    ends = {}
     for hex_id, keys in sorted(touching.items()):
         if len(keys) != 1 or hex_id in fine or set(the_map.terrain_of(hex_id)) & roles.towns:
             continue
         if len(neighbour_ids(the_map, hex_id)) < 6:  # on the map edge: the road leaves
             continue
-        out.append(Finding("warning", "road_dead_end", hex_id,
-                           f"{hex_id}: the road ({side_name(keys[0])}) stops here, away from a"
-                           " town or the map edge; a road hexside may be missing",
-                           hexes=(hex_id,)))
+        ends[hex_id] = keys[0]
+    out = []
+    for hex_id, key in ends.items():
+        near = [n for n in neighbour_ids(the_map, hex_id) if n in ends and n != hex_id]
+        stub = next((n for n in near if ends[n] == key), None)
+        facing = next((n for n in near if ends[n] != key), None)
+        if stub is not None:
+            if hex_id < stub:
+                out.append(Finding("warning", "road_gap", side_name(key),
+                                   f"{side_name(key)}: a {road} of one hexside, ending at both"
+                                   " hexes: typed on its own, or the rest left out?",
+                                   hexes=(hex_id, stub)))
+        elif facing is not None:
+            if hex_id < facing:
+                between = side_name(tuple(sorted((hex_id, facing))))
+                out.append(Finding("warning", "road_gap", between,
+                                   f"{between}: the {road} ends at {hex_id} and at {facing},"
+                                   f" facing each other: is the {road} hexside between them"
+                                   " missing?", hexes=(hex_id, facing)))
+        else:
+            out.append(Finding("check", "road_dead_end", hex_id,
+                               f"{hex_id}: the {road} ({side_name(key)}) stops here, away from"
+                               " a town or the map edge", hexes=(hex_id,)))
     return out
+
+
+def _corner_steps(the_map: MapData, corner: Corner) -> list[tuple[Corner, SideKey]]:
+    """The corners one hexside away from an inland corner, with the hexside to each."""
+    ids = corner_ids(the_map, corner)
+    out = []
+    for pair in ((ids[0], ids[1]), (ids[0], ids[2]), (ids[1], ids[2])):
+        key = tuple(sorted(pair))
+        for far in corners_of_side(the_map, key):
+            if far != corner:
+                out.append((far, key))
+    return out
+
+
+def _inland(the_map: MapData, roles: Roles, corner: Corner) -> bool:
+    ids = corner_ids(the_map, corner)
+    return len(ids) == 3 and not any(set(the_map.terrain_of(h)) & roles.sea for h in ids)
 
 
 def _river_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
                 ) -> list[Finding]:
-    ends: dict[Corner, list[SideKey]] = defaultdict(list)
+    at: dict[Corner, list[SideKey]] = defaultdict(list)
     for key, features in sides.items():
         if features & roles.rivers:
             for corner in corners_of_side(the_map, key):
-                ends[corner].append(key)
-    out = []
-    for corner, keys in ends.items():
-        if len(keys) != 1:
+                at[corner].append(key)
+    # At the map edge or the sea the river flows on or out: only inland ends are ends.
+    ends = {c: keys[0] for c, keys in at.items() if len(keys) == 1 and _inland(the_map, roles, c)}
+    out: dict[str, Finding] = {}
+    paired: set[Corner] = set()
+    for corner, key in ends.items():
+        # Walk off the end, not back along its own river: a short river's two ends are
+        # joined by the river itself, a break's by land.
+        near: dict[Corner, int] = {}
+        for one, via in _corner_steps(the_map, corner):
+            if via == key:
+                continue
+            if one in ends:
+                near.setdefault(one, 1)
+            elif _inland(the_map, roles, one):
+                for two, _ in _corner_steps(the_map, one):
+                    if two in ends and two != corner:
+                        near.setdefault(two, 2)
+        free = [c for c in near if c not in paired]
+        other = min(free, key=lambda c: (near[c], sorted(corner_ids(the_map, c))), default=None)
+        if other is not None and corner not in paired:
+            paired |= {corner, other}
+            hexes = tuple(dict.fromkeys(corner_ids(the_map, corner)
+                                        + corner_ids(the_map, other)))
+            a, b = side_name(key), side_name(ends[other])
+            out[f"{a} {b}"] = Finding(
+                "warning", "river_break", a,
+                f"{a}: the river ends here and again at {b}, {near[other]} hexside"
+                f"{'s' if near[other] > 1 else ''} away: is a river hexside left out or"
+                " typed on the wrong side?", hexes=tuple(sorted(hexes)))
+    for corner, key in ends.items():
+        if corner in paired:
             continue
-        ids = corner_ids(the_map, corner)
-        if len(ids) < 3 or any(set(the_map.terrain_of(h)) & roles.sea for h in ids):
-            continue  # at the map edge or the sea: the river flows on or out
-        name = side_name(keys[0])
-        out.append(Finding("warning", "river_dead_end", name,
-                           f"{name}: the river ends at the corner of {', '.join(sorted(ids))},"
-                           " in the middle of land; a river hexside may be missing",
-                           hexes=side_hexes(the_map, keys[0])))
-    return sorted(out, key=lambda f: f.where)
+        name = side_name(key)
+        ids = ", ".join(sorted(corner_ids(the_map, corner)))
+        if name in out:  # both ends of one river hexside: one finding
+            out[name] = Finding("check", "river_dead_end", name,
+                                f"{name}: a river of one hexside, ending inland at both ends"
+                                f" ({', '.join(side_hexes(the_map, key))})",
+                                hexes=side_hexes(the_map, key))
+            continue
+        out[name] = Finding("check", "river_dead_end", name,
+                            f"{name}: the river rises (or ends) inland, at the corner of {ids}",
+                            hexes=side_hexes(the_map, key))
+    return sorted(out.values(), key=lambda f: f.where)
 
 
 def _coasts(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
             ) -> list[Finding]:
     if not roles.sea:
         return []
+    # A map whose vocabulary has a coast hexside feature declares its coasts: sea against
+    # land without one is a slip there. Elsewhere a cliff or a harbour is no finding to fix.
+    declared = bool(roles.coast_sides & set(the_map.hexside_features))
     out = []
     for hex_id in the_map.hex_ids():
         here = set(the_map.terrain_of(hex_id))
@@ -152,7 +266,7 @@ def _coasts(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
             if there & (roles.sea | roles.coast) or sides.get(key, frozenset()) & roles.coast_sides:
                 continue
             name = side_name(key)
-            out.append(Finding("warning", "sea_without_coast", name,
+            out.append(Finding("warning" if declared else "check", "sea_without_coast", name,
                                f"{name}: sea ({hex_id}) next to {', '.join(sorted(there))}"
                                f" ({other}) with no coast: is {hex_id} sea, or is a"
                                " beach or coast missing?", hexes=(hex_id, other)))
@@ -206,7 +320,7 @@ def _missing(the_map: MapData) -> list[Finding]:
     # Only a map that lists (nearly) every hex means anything by leaving one out.
     if not missing or len(missing) > len(ids) // 10:
         return []
-    return [Finding("check", "missing_hex", h,
+    return [Finding("warning", "missing_hex", h,
                     f"{h}: not listed, so it takes the default terrain"
                     f" '{the_map.default_terrain}' (the map lists {len(the_map.hexes)} of"
                     f" {len(ids)} hexes)", hexes=(h,)) for h in missing]
@@ -235,8 +349,20 @@ def lint_map(the_map: MapData, roles: Roles | None = None) -> list[Finding]:
     sides = feature_sides(the_map)
     found = [
         *_duplicates(the_map), *_bridges(the_map, roles, sides),
+        *_unbridged(the_map, roles, sides),
         *_road_ends(the_map, roles, sides), *_river_ends(the_map, roles, sides),
         *_coasts(the_map, roles, sides), *_towns(the_map, roles),
         *_lone_rare(the_map, roles), *_missing(the_map),
     ]
-    return sort_findings(found)
+    return sort_findings(f for f in found if f.kind not in the_map.lint_off)
+
+
+def switched_off(the_map: MapData) -> dict[str, str]:
+    """The lint kinds the map switches off, with its reasons (``lint_off``).
+
+    >>> from pipeline.model import load_map
+    >>> from pathlib import Path
+    >>> switched_off(load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json"))
+    {}
+    """
+    return dict(sorted(the_map.lint_off.items()))

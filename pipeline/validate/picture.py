@@ -14,6 +14,7 @@ import hashlib
 import io
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -21,12 +22,14 @@ from pipeline.hexgrid import HexGrid, Layout, Orientation
 from pipeline.model import MapData
 from pipeline.validate.sides import SideKey, feature_sides
 
-__all__ = ["DEFAULT_PITCH", "Picture", "draw_map"]
+__all__ = ["DEFAULT_PITCH", "SCAN_WIDTH", "Picture", "ScanView", "draw_map", "draw_scan"]
 
 Point = tuple[float, float]
 DEFAULT_PITCH = 28.0  # pixels between column centres: ids stay legible, Cobra fits a screen
 _MARGIN = 12.0
 _GAP = 24.0  # between stacked boards
+SCAN_WIDTH = 1600  # the scan in the report: wide enough for hex ids, light enough for a page
+_CROP = 132  # a finding's crop of the scan, in pixels across
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Picture:
     height: int
     outlines: dict[str, list[Point]]
     centres: dict[str, Point]
+    mime: str = "image/png"
 
 
 def _default_layout(grid: HexGrid) -> Layout:
@@ -147,3 +151,74 @@ def draw_map(the_map: MapData) -> Picture:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return Picture(buffer.getvalue(), image.width, image.height, outlines, centres)
+
+
+@dataclass(frozen=True)
+class ScanView:
+    """The scan for the report: a picture with the fitted grid and hex ids drawn, and
+    the full-resolution scan with the grid's outlines on it, for each finding's crop."""
+
+    picture: Picture
+    scan: Image.Image
+    outlines: dict[str, list[Point]]
+
+    def crop(self, hexes: tuple[str, ...]) -> bytes | None:
+        """A JPEG of the scan around some hexes (their outlines drawn), or ``None``."""
+        shapes = [self.outlines[h] for h in hexes if h in self.outlines]
+        if not shapes:
+            return None
+        xs = [x for pts in shapes for x, _ in pts]
+        ys = [y for pts in shapes for _, y in pts]
+        pad = 0.6 * (max(xs) - min(xs) + max(ys) - min(ys)) / 2
+        box = (int(max(0, min(xs) - pad)), int(max(0, min(ys) - pad)),
+               int(min(self.scan.width, max(xs) + pad)), int(min(self.scan.height, max(ys) + pad)))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return None
+        piece = self.scan.crop(box).convert("RGB")
+        pen = ImageDraw.Draw(piece)
+        for pts in shapes:
+            pen.polygon([(x - box[0], y - box[1]) for x, y in pts], outline="#ff00ff",
+                        width=max(1, piece.width // 90))
+        piece.thumbnail((_CROP, _CROP))
+        buffer = io.BytesIO()
+        piece.save(buffer, format="JPEG", quality=80)
+        return buffer.getvalue()
+
+
+def draw_scan(scan: str | Path, reading: MapData, width: int = SCAN_WIDTH) -> ScanView:
+    """The scan under the findings: scaled to ``width`` at most, the reading's fitted grid
+    and every hex id drawn on it (its first board's layout: the nearest affine fit).
+
+    Raises
+    ------
+    ImageError
+        The scan cannot be read.
+    BocageError
+        The reading has no layout (it was not read from this scan).
+    """
+    from pipeline.errors import BocageError
+    from pipeline.imagefile import open_image
+
+    grid = next(iter(reading.grids().values()))
+    if grid.layout is None:
+        raise BocageError(f"{scan}: the reading has no layout on the scan")
+    image = open_image(scan, scan).convert("RGB")
+    outlines = {grid.id(h): grid.corners(h) for h in grid.hexes()}
+    k = min(1.0, width / image.width)
+    small = image.resize((max(1, round(image.width * k)), max(1, round(image.height * k))))
+    pen = ImageDraw.Draw(small)
+    scaled: dict[str, list[Point]] = {}
+    centres: dict[str, Point] = {}
+    for h in grid.hexes():
+        hex_id = grid.id(h)
+        pts = [(x * k, y * k) for x, y in outlines[hex_id]]
+        scaled[hex_id] = pts
+        cx, cy = grid.center(h)
+        centres[hex_id] = (cx * k, cy * k)
+        pen.polygon(pts, outline="#3050ff")
+        pen.text((cx * k, cy * k - 0.55 * (max(y for _, y in pts) - cy * k)), hex_id,
+                 fill="#1030c0", anchor="mm")
+    buffer = io.BytesIO()
+    small.save(buffer, format="JPEG", quality=82)
+    picture = Picture(buffer.getvalue(), small.width, small.height, scaled, centres, "image/jpeg")
+    return ScanView(picture, image, outlines)

@@ -3,8 +3,10 @@
 :func:`pipeline.model.load_map` refuses a map at its first unknown name or
 off-grid hex, which is right for the rest of the pipeline but not for a
 validator: a typist wants every such slip listed at once. Screening walks the
-raw document, reports each unknown name and each hex that is not on the grid
-as a finding, drops just those entries, and loads what is left strictly. What
+raw document, reports each unknown name, each hex that is not on the grid and
+each hexside that is none (two hexes that are not neighbours, an edge hexside
+inside the map) as a finding, drops just those entries, and loads what is left
+strictly. What
 still does not load (a broken grid, a missing key) is bad input, not a finding.
 
 >>> doc = {"kind": "map", "game": "g", "title": "t", "illustrative": True, "source": "s",
@@ -28,6 +30,15 @@ from pipeline.model import MapData, map_from_data, read_json
 from pipeline.validate.findings import Finding
 
 __all__ = ["screen_document", "screen_file"]
+
+
+def _adjacent(the_map: MapData, a: str, b: str) -> bool:
+    joined = the_map.joined_grid()
+    if joined is not None:
+        return joined.adjacent(joined.hex(a), joined.hex(b))
+    grid = the_map.grid_for(a)
+    return grid is not None and grid is the_map.grid_for(b) and grid.adjacent(grid.hex(a),
+                                                                              grid.hex(b))
 
 
 class _Screen:
@@ -116,10 +127,42 @@ class _Screen:
                 self.off_grid(where, hex_id, f"hexsides[{i}] {where}")
                 return None
         on_map = tuple(ids)
+        problem = self.shape(side, ids)
+        if problem is not None:
+            kind, message = problem
+            self.found.append(Finding("error", kind, where, f"hexsides[{i}] {where}: {message}",
+                                      hexes=tuple(dict.fromkeys(on_map)), source="screen"))
+            return None
         side["features"] = self.names(where, on_map, "hexside feature",
                                       side.get("features", []),
                                       self.vocab("hexside_features"))
         return side if side["features"] != [] else None
+
+    def shape(self, side: dict[str, Any], ids: list[str]) -> tuple[str, str] | None:
+        """Why a hexside of on-map hexes is no hexside of this grid, or ``None``."""
+        if "hexes" in side:
+            if len(ids) != 2:
+                return None  # a shape error: the strict load reports it
+            a, b = ids
+            if a == b:
+                return "not_adjacent", f"'{a}' twice: a hexside joins two neighbouring hexes"
+            if not _adjacent(self.grid, a, b):
+                return "not_adjacent", (f"{a} and {b} are not neighbours, so they share no"
+                                        " hexside: is one of the ids mistyped?")
+            return None
+        direction = side.get("direction")
+        grid = self.grid.grid_for(ids[0])
+        if not isinstance(direction, str) or grid is None:
+            return None
+        names = grid.direction_names
+        if direction not in names:
+            return "bad_hexside", (f"unknown direction '{direction}'"
+                                   f"{did_you_mean(direction, names)} (one of {', '.join(names)})")
+        other = grid.neighbour(grid.hex(ids[0]), direction)
+        if grid.contains(other):
+            return "bad_hexside", (f"inside the map, not on its edge: write it as"
+                                   f' {{"hexes": ["{ids[0]}", "{grid.id(other)}"]}}')
+        return None
 
     def locations(self) -> None:
         places = self.data.get("locations")

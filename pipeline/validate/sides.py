@@ -16,6 +16,7 @@ from hexside to hexside.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 
 from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import MapData
@@ -30,6 +31,7 @@ __all__ = [
     "side_hexes",
     "side_name",
     "sides_of",
+    "transpositions",
 ]
 
 SideKey = tuple[str, ...]
@@ -124,3 +126,14 @@ def feature_sides(the_map: MapData) -> dict[SideKey, frozenset[str]]:
     for side in the_map.hexsides:
         merged[side.key()].update(side.features)
     return {key: frozenset(names) for key, names in merged.items()}
+
+
+def transpositions(hex_id: str) -> Iterator[str]:
+    """Ids made by swapping two neighbouring characters, the commonest typing slip.
+
+    >>> list(transpositions("0412"))
+    ['4012', '0142', '0421']
+    """
+    for i in range(len(hex_id) - 1):
+        if hex_id[i] != hex_id[i + 1]:
+            yield hex_id[:i] + hex_id[i + 1] + hex_id[i] + hex_id[i + 2:]

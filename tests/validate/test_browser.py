@@ -19,6 +19,8 @@ import pytest
 
 from pipeline.validate import validate_data, write_html_report
 
+from .conftest import DEMO
+
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
 
 
@@ -53,13 +55,39 @@ def test_the_harness_sees_console_errors(tmp_path):
 
 def test_the_report_loads_cleanly_and_a_click_highlights_the_hex(tmp_path, demo_data,
                                                                   demo_map):
+    from .conftest import side_entry
+
     demo_data["hexes"]["1010"] = {"terrain": ["marsh"], "confidence": 0.99}
+    side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # drawn on its side
     result = validate_data(demo_data, file="typed.json", against=demo_map)
     page = tmp_path / "report.html"
     write_html_report(result, page)
     dom, console = _open(page, tmp_path / "profile")
     assert console == ""
-    found = re.search(r'<div id="selftest-result" data-hex="([^"]+)">([^<]*)</div>', dom)
+    found = re.search(r'<div id="selftest-result" data-hex="([^"]+)" data-side="([^"]+)">'
+                      r"([^<]*)</div>", dom)
     assert found is not None, dom[-500:]
-    assert found.group(2) == "PASS"
-    assert found.group(1) == result.findings[0].hexes[0] == "1010"
+    # Clicking the hexside finding lit its side, and clicking the side lit the finding.
+    assert found.group(3) == "PASS"
+    # The list goes by place: the first finding on the page is at the first place.
+    assert found.group(1) == min(f.hexes[0] for f in result.findings if f.hexes)
+    assert found.group(2) == "0804/0805"
+    # The selftest ticked the first finding as checked: the list the page saves names it,
+    # and the next run, reading it beside the map, hides that finding.
+    import html as html_module
+    import json
+
+    from pipeline.validate import validate_files
+
+    saved = re.search(r'<pre id="checked-export">([^<]*)</pre>', dom)
+    assert saved is not None
+    listed = json.loads(html_module.unescape(saved.group(1)))["checked"]
+    typed = tmp_path / "typed.json"
+    typed.write_text(json.dumps(demo_data))
+    (tmp_path / "typed.checked.json").write_text(json.dumps({"checked": listed}))
+    again = validate_files(typed, against=DEMO / "map.json")
+    assert len(listed) == 1
+    assert [(f.kind, f.where) for f in again.hidden] == [(listed[0]["kind"], listed[0]["where"])]
+    assert (listed[0]["kind"], listed[0]["where"]) not in {(f.kind, f.where)
+                                                         for f in again.findings}
+    assert len(again.findings) == len(result.findings) - 1

@@ -21,24 +21,78 @@ def test_a_map_agrees_with_itself(demo_map):
 def test_disagreements_carry_the_digitizers_confidence_most_certain_first(demo_data, demo_map):
     demo_data["hexes"]["0101"] = {"terrain": ["woods"], "confidence": 0.4}
     demo_data["hexes"]["0102"] = {"terrain": ["marsh"], "confidence": 0.95}
-    demo_data["hexes"]["0103"] = {"terrain": ["rough"], "confidence": 0.7}
+    demo_data["hexes"]["0103"] = {"terrain": ["rough"], "confidence": 0.9}
+    demo_data["hexes"]["0104"] = {"terrain": ["rough"], "confidence": 0.75}
     digitized = map_from_data(demo_data)
     result = diff_maps(demo_map, digitized)
+    # The calibrated bands: from 0.9 an error, from 0.7 a warning, below a check.
     assert [(f.where, f.confidence, f.severity) for f in result.findings] == [
-        ("0102", 0.95, "error"), ("0103", 0.7, "error"), ("0101", 0.4, "check")]
-    assert "clear by hand, marsh digitized" in result.findings[0].message
+        ("0102", 0.95, "error"), ("0103", 0.9, "error"), ("0104", 0.75, "warning"),
+        ("0101", 0.4, "check")]
+    assert "typed clear, read marsh at confidence 0.95" in result.findings[0].message
     assert result.terrain["marsh"].digitized == 16 and result.terrain["marsh"].both == 15
-    assert result.hexes_agreeing == 547
+    assert result.hexes_agreeing == 546
+
+
+def test_the_typed_main_terrain_is_compared_with_the_readings_main_terrain(demo_data, demo_map):
+    # The reading lists every terrain present; the typist types the main one.
+    demo_data["hexes"]["0101"] = {"terrain": ["clear", "woods", "rough"], "confidence": 0.99,
+                                  "fractions": {"clear": 0.8, "woods": 0.12, "rough": 0.08}}
+    assert diff_maps(demo_map, map_from_data(demo_data)).findings == []
+
+
+def test_a_typed_terrain_the_reading_shares_the_hex_with_is_a_soft_note(demo_data, demo_map):
+    # Typed woods, read 55% clear / 45% woods: both are in the hex.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["woods"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["clear", "woods"], "confidence": 0.95,
+                                  "fractions": {"clear": 0.55, "woods": 0.45}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+    assert "55% clear / 45% woods" in found[0].message
+    # The same reading with 10% woods is a disagreement, as sure as the reading.
+    demo_data["hexes"]["0101"]["fractions"] = {"clear": 0.9, "woods": 0.1}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "error")]
 
 
 def test_hexside_features_are_compared_one_by_one(demo_data, demo_map):
     side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # a river typed as a road
     result = diff_maps(demo_map, map_from_data(demo_data))
     assert [(f.kind, f.where, f.message.split(": ")[1]) for f in result.findings] == [
-        ("hexside_differs", "0804/0805", "river by hand, not digitized"),
-        ("hexside_differs", "0804/0805", "road digitized, not by hand")]
+        ("hexside_differs", "0804/0805", "river typed, not read (the reading gives no"
+         " confidence for this line)"),
+        ("hexside_differs", "0804/0805", "road read, not typed (the reading gives no"
+         " confidence for this line)")]
+    # Without the reading's own confidence a line is only worth a look: the hexes' terrain
+    # confidence says nothing about how sure the line reading was.
+    assert {f.severity for f in result.findings} == {"check"}
     assert result.findings[0].hexes == ("0804", "0805")
     assert result.features["river"].both == 26 and result.features["road"].digitized == 71
+
+
+def test_hexside_severity_is_the_readings_per_feature_confidence(demo_data, demo_map):
+    demo_data["hexside_features"]["road"]["note"] = "printed roads"  # no rule cited
+    typed = map_from_data(demo_data)
+    side = side_entry(demo_data, "0804", "0805")
+    side["features"], side["confidence"] = ["river", "road"], {"river": 0.99, "road": 0.95}
+    demo_data["hexsides"].append({"hexes": ["0101", "0102"], "features": ["road"],
+                                  "confidence": {"road": 0.3}})
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    # A feature no rule cites decides less: at most a warning, however sure the reading.
+    assert (found["0804/0805"].severity, found["0804/0805"].confidence) == ("warning", 0.95)
+    assert "read at confidence 0.95" in found["0804/0805"].message
+    assert found["0101/0102"].severity == "check"
+
+
+def test_a_feature_a_rule_cites_is_an_error_when_the_reading_is_sure(demo_data, demo_map):
+    # The demo's road note cites 000_3d79f68a6e3e33eb.txt §5.4.1 (road movement): a road
+    # read at 0.95 that was not typed is an error, citing the rule.
+    demo_data["hexsides"].append({"hexes": ["0101", "0102"], "features": ["road"],
+                                  "confidence": {"road": 0.95}})
+    found = [f for f in diff_maps(demo_map, map_from_data(demo_data)).findings
+             if f.where == "0101/0102"]
+    assert [(f.severity, f.cite) for f in found] == [("error", "000_3d79f68a6e3e33eb.txt §5.4.1")]
 
 
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
@@ -52,3 +106,40 @@ def test_maps_of_different_grids_are_bad_input(demo_data, demo_map):
     demo_data["boards"][0]["grid"]["rows"] = 23
     with pytest.raises(BocageError, match="do not share a grid"):
         diff_maps(demo_map, map_from_data(demo_data))
+
+
+def test_a_line_reading_that_disagrees_with_most_of_the_map_is_one_note(demo_data, demo_map):
+    # A reading that sees a road on a hundred hexsides more than the 71 typed (say, a white
+    # casing read as road) and gives no confidence for it: one note, not 100 findings.
+    for col in range(1, 26):
+        for row in (1, 3, 5, 7):
+            demo_data["hexsides"].append({"hexes": [f"{col:02d}{row:02d}",
+                                                    f"{col:02d}{row + 1:02d}"],
+                                          "features": ["road"]})
+    result = diff_maps(demo_map, map_from_data(demo_data))
+    notes = [f for f in result.findings if f.kind == "reading_unreliable"]
+    assert [n.message.split(":")[0] for n in notes] == ["road"]
+    assert not [f for f in result.findings if f.kind == "hexside_differs"]
+    # With the reading's own confidence, each disagreement is listed at its confidence.
+    for side in demo_data["hexsides"][-100:]:
+        side["confidence"] = {"road": 0.8}
+    result = diff_maps(demo_map, map_from_data(demo_data))
+    typed_roads = {tuple(sorted(s["hexes"])) for s in demo_data["hexsides"][:-100]
+                   if "road" in s["features"] and "hexes" in s}
+    new = {tuple(sorted(s["hexes"])) for s in demo_data["hexsides"][-100:]} - typed_roads
+    assert sum(f.kind == "hexside_differs" for f in result.findings) == len(new) > 90
+    assert not [f for f in result.findings if f.kind == "reading_unreliable"]
+
+
+def test_a_region_read_otherwise_is_one_finding_a_swapped_pair_two(demo_data, demo_map):
+    # Glare over a corner: eight neighbouring hexes read surely as woods.
+    region = ["0101", "0102", "0103", "0201", "0202", "0203", "0301", "0302"]
+    for h in region:
+        demo_data["hexes"][h] = {"terrain": ["woods"], "confidence": 0.95}
+    for h in ("1010", "1011"):  # and two neighbours typed under each other's ids
+        demo_data["hexes"][h] = {"terrain": ["marsh"], "confidence": 0.95}
+    found = diff_maps(demo_map, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == region and patch.severity == "warning"
+    assert "8 neighbouring hexes" in patch.message
+    assert sorted(f.where for f in found if f.kind == "terrain_differs") == ["1010", "1011"]
