@@ -40,8 +40,9 @@ OUTPUTS = {
     SAMPLE: "the sample game, to read and edit (maps/demo, counters/demo, schemas)",
     "digitized.json": "the scan read back into map data",
     "overlay.png": "that reading drawn over the scan",
-    "digitized.gpkg": "the same hexes and hexsides as two GIS layers, over digitized.jpg"
-                      " (the scan's copy) placed by its world file, digitized.jgw",
+    "digitized.gpkg": "the same hexes and hexsides as two GIS layers",
+    "digitized.jpg": "a copy of the scan for a GIS, which the layers lie on",
+    "digitized.jgw": "its world file, which places it under the layers",
     "validation.html": "the hand-entered map checked against the scan and the rulebook",
     "counters": "every counter face as PNG, and a contact sheet",
     "counters.pdf": "duplex counter sheets with bleed and cut marks",

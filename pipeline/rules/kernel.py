@@ -71,11 +71,11 @@ LEFT_EZOC = "left_ezoc"  # it left an EZOC this phase (zoc.leave.no_reentry)
 LEFT_HEX = "left:"       # it left a hex of stacking.hex_limits[i] with once_left (000 §11.2.1)
 
 #: Keys every profile may carry whatever its system: what the document is, the game's
-#: vocabulary, the costs of its chart and what the play aids print; and ``cite`` and
-#: ``note`` anywhere. (``*`` stands for any name.)
+#: vocabulary, the costs of its chart and what the play aids print (the title among it);
+#: and ``cite`` and ``note`` anywhere. (``*`` stands for any name.)
 COMMON_KEYS = frozenset({
-    "kind", "system", "game", "source", "cite_as", "notes", "sides", "unit_classes", "roles",
-    "dice", "multi_terrain", "terrain.*.move", "terrain.*.combat", "hexsides.*.move",
+    "kind", "system", "game", "title", "source", "cite_as", "notes", "sides", "unit_classes",
+    "roles", "dice", "multi_terrain", "terrain.*.move", "terrain.*.combat", "hexsides.*.move",
     "hexsides.*.combat", "roads.*.rate",
 })
 #: The profile keys the kernel reads.

@@ -125,7 +125,9 @@ def test_bad_input_is_one_line_exit_2_and_touches_nothing(case, shared, worker, 
     if case.setup is not None:
         case.setup(shared, folder)
     before = tree(folder), tree(shared), tree(worker.tmp)
-    result = worker.run({"args": case.argv(shared, folder), "cwd": str(folder),
+    # Run from beside the case's folder: a folder output that is the current folder is
+    # refused before anything else (pipeline.files), which would hide the case's own check.
+    result = worker.run({"args": case.argv(shared, folder), "cwd": str(tmp_path),
                          "env": case.env})
     lines = result["stderr"].splitlines()
     assert result["code"] == 2, result
