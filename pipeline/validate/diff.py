@@ -45,6 +45,7 @@ from typing import Any
 from pipeline.errors import BocageError
 from pipeline.model import MapData
 from pipeline.validate.findings import Finding, Severity, cite_of, sort_findings
+from pipeline.validate.roles import Roles, roles_for, rule_bridged
 from pipeline.validate.sides import SideKey, feature_sides, neighbour_ids, side_hexes, side_name
 
 __all__ = ["LIKELY", "SUPPORTED", "SURE", "Agreement", "MapDiff", "diff_maps",
@@ -325,7 +326,8 @@ def _count(pairs: Iterable[tuple[set[str] | frozenset[str], set[str] | frozenset
     return {n: Agreement(hand[n], dig.get(n, 0), both.get(n, 0)) for n in sorted(hand)}
 
 
-def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE) -> MapDiff:
+def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
+              roles: Roles | None = None) -> MapDiff:
     """Compare a hand-entered map with a digitized one of the same grid.
 
     Parameters
@@ -335,6 +337,10 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE) -> MapDi
     sure
         Confidence from which a disagreement is an error (from :data:`LIKELY` it is a
         warning, below that a check).
+    roles
+        What the hand map's names mean (:func:`~pipeline.validate.roles.roles_for`,
+        guessed from its names when not given): a map that types no bridges leaves
+        every road-over-river crossing bridged to its rule (printed or not).
 
     Raises
     ------
@@ -353,6 +359,9 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE) -> MapDi
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
     findings = _patches(hand, findings)
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
+    roles = roles or roles_for(hand)
+    for key in rule_bridged(mine_sides, roles) & set(their_sides):
+        their_sides[key] = their_sides[key] - roles.bridges  # printed or not, as typed
     sureness = feature_confidence(digitized)
     side_pairs = []
     side_found = []

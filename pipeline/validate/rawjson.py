@@ -22,6 +22,7 @@ What no parser can read (a missing comma, a cut-off file) is bad input: one
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ from pipeline.model.translate import format_path
 from pipeline.validate.findings import Finding
 
 __all__ = ["read_raw", "read_raw_file"]
+
+_CONSTANTS = ("NaN", "Infinity", "-Infinity")
 
 
 class _Object(dict[str, Any]):
@@ -107,8 +110,9 @@ def read_raw(text: str, file: str | Path | None = "<map>") -> tuple[Any, list[Fi
     Returns
     -------
     (data, list of Finding)
-        The document with the first value of each repeated key, ``NaN`` and
-        ``Infinity`` as ``null``, and one finding for each.
+        The document with the first value of each repeated key, ``NaN``,
+        ``Infinity`` and numbers too large for a float as ``null``, and one
+        finding for each.
 
     Raises
     ------
@@ -120,22 +124,34 @@ def read_raw(text: str, file: str | Path | None = "<map>") -> tuple[Any, list[Fi
     def constant(name: str) -> None:
         constants.append(name)
 
+    def number(text: str) -> float | None:
+        value = float(text)
+        if math.isfinite(value):
+            return value
+        constants.append(text)  # 1e400: a float would silently make it infinity
+        return None
+
     try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=constant)
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=constant,
+                          parse_float=number)
     except json.JSONDecodeError as exc:
         raise DataError(file, f"line {exc.lineno} column {exc.colno}",
                         f"invalid JSON ({exc.msg})") from None
     except RecursionError:
         raise DataError(file, "", f"invalid JSON (nested more than {MAX_DEPTH} deep)") from None
+    except ValueError:  # an integer of over 4300 digits
+        raise DataError(file, "", "invalid JSON (a number with too many digits)") from None
     walk = _Walk(text)
     walk.walk(data)
     for name in sorted(set(constants)):
         lines = [text.count("\n", 0, m.start()) + 1
-                 for m in re.finditer(rf"(?<![\w\"]){name}(?![\w\"])", text)]
+                 for m in re.finditer(rf"(?<![\w\".+-]){re.escape(name)}(?![\w\".])", text)]
+        what = f"{name} is not valid JSON" if name in _CONSTANTS else (
+            f"the number {name[:20]} is too large")
         walk.found.append(Finding(
             "error", "not_a_number", "",
-            f"{name} on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))} is not"
-            " JSON: write a number, or leave the key out", source="screen"))
+            f"{what}, on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}:"
+            " write a number, or leave the key out", source="screen"))
     return data, walk.found
 
 

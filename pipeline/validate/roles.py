@@ -78,6 +78,28 @@ class Roles:
 ROLE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Roles) if f.name != "rare_share")
 
 
+def rule_bridged(sides: Mapping[tuple[str, ...], frozenset[str]], roles: Roles
+                 ) -> set[tuple[str, ...]]:
+    """The hexsides a map leaves bridged to its rule: road over river, no bridge typed.
+
+    A map that types bridges on its hexsides declares them one by one (none here).
+    A map that types none while its vocabulary has one leaves them to its rule:
+    Omaha's "River hexsides contain a bridge wherever a road crosses a river"
+    (000_3d79f68a6e3e33eb.txt §8.2.2) bridges every such crossing by itself, so
+    whether a scan prints a bridge there or not, it agrees with the typed map.
+
+    >>> roles = Roles(roads=frozenset({"road"}), rivers=frozenset({"river"}),
+    ...               bridges=frozenset({"bridge"}))
+    >>> rule_bridged({("0101", "0102"): frozenset({"road", "river"}),
+    ...               ("0101", "0201"): frozenset({"road"})}, roles)
+    {('0101', '0102')}
+    """
+    if not roles.bridges or any(f & roles.bridges for f in sides.values()):
+        return set()
+    return {key for key, features in sides.items()
+            if features & roles.roads and features & roles.rivers}
+
+
 def _matching(names: Iterable[str], hints: tuple[str, ...]) -> frozenset[str]:
     return frozenset(n for n in names if any(h in n.lower() for h in hints))
 

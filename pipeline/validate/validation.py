@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pipeline.errors import BocageError
+from pipeline.errors import BocageError, DataError
 from pipeline.model import Facts, MapData, load_facts, load_map
 from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
 from pipeline.validate.diff import MapDiff, diff_maps
@@ -96,6 +96,15 @@ def _transposed(found: list[Finding]) -> list[Finding]:
     return [f for f in found if id(f) not in gone] + list(merged.values())
 
 
+def _unreadable(exc: DataError, slips: list[Finding]) -> DataError:
+    """The load error of a document whose raw slips (a ``NaN`` nulled) may be its cause."""
+    numbers = [f for f in slips if f.kind == "not_a_number"]
+    if not numbers:
+        return exc
+    return DataError(exc.file, "", f"invalid JSON ({numbers[0].message}); without it,"
+                     f" {exc.path + ': ' if exc.path else ''}{exc.message}")
+
+
 def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = None,
                   facts: Facts | None = None,
                   roles: Mapping[str, Iterable[str]] | None = None,
@@ -122,11 +131,15 @@ def validate_data(data: Any, *, file: str = "<map>", against: MapData | None = N
     BocageError
         Bad input: a document that does not load, maps of different grids.
     """
-    the_map, found = screen_document(data, file)
-    found = list(slips) + found
+    slips = list(slips)
+    try:
+        the_map, found = screen_document(data, file)
+    except DataError as exc:
+        raise _unreadable(exc, slips) from None
+    found = slips + found
     chosen = roles_for(the_map, roles)
     found = _transposed(found + lint_map(the_map, chosen))
-    diff = diff_maps(the_map, against) if against is not None else None
+    diff = diff_maps(the_map, against, roles=chosen) if against is not None else None
     if diff is not None:
         found += diff.findings
     if facts is not None:

@@ -47,6 +47,21 @@ def test_every_slip_is_a_located_finding_of_one_run(demo_data):
     assert any(f.source == "lint" for f in result.findings)
 
 
+def test_a_number_too_large_is_a_slip_and_a_grid_it_breaks_stops_the_run(demo_data):
+    demo_data["hexes"]["1212"] = {"terrain": ["woods"], "confidence": "BIG"}
+    text = json.dumps(demo_data, indent=1).replace('"BIG"', "1e400")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "1e400" in row)
+    found = [f for f in validate_text(text, file="typed.json").findings
+             if f.kind == "not_a_number"]
+    assert [f.message.split(":")[0] for f in found] == [
+        f"the number 1e400 is too large, on line {line}"]
+    # Without a grid nothing can be checked: one error naming the number and the place.
+    text = json.dumps(demo_data).replace('"cols": 25', '"cols": NaN', 1)
+    with pytest.raises(DataError, match=r"invalid JSON \(NaN is not valid JSON, on line 1:"
+                       r".*without it, boards\[0\]\.grid\.cols: expected a whole number"):
+        validate_text(text, file="typed.json")
+
+
 def test_the_strict_reader_still_refuses_the_file(tmp_path, demo_data):
     path = tmp_path / "typed.json"
     path.write_text(_with_slips(demo_data))
