@@ -219,8 +219,14 @@ def _cited(the_map: MapData, feature: str) -> str:
 
 def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[str],
                    theirs: frozenset[str], sure: float,
-                   confidence: dict[str, float]) -> list[tuple[str, bool, Finding]]:
-    """Each feature the two maps disagree on: (feature, typed by hand, finding)."""
+                   confidence: dict[str, float], by_rule: frozenset[str] = frozenset()
+                   ) -> list[tuple[str, bool, Finding]]:
+    """Each feature the two maps disagree on: (feature, typed by hand, finding).
+
+    ``by_rule`` are the features the hand map's rule puts on this hexside without typing
+    them (:func:`~pipeline.validate.roles.rule_bridged`): read there, they agree with the
+    rule, and are only worth a look in case this map means to list them.
+    """
     hexes = side_hexes(hand, key)
     name = side_name(key)
     out = []
@@ -239,6 +245,10 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
         rule = _cited(hand, feature) or _cited(dig, feature)
         if not rule:
             sev = _at_most(sev, "warning")  # no rule cites it: it decides less
+        if feature in by_rule and not typed:
+            sev = "check"
+            why += (f"; the map types no {feature} and its rule puts one on every road"
+                    " over a river: type it if this map lists them")
         out.append((feature, typed, Finding(
             sev, "hexside_differs", name, f"{name}: {feature} {said}{why}", cite=rule,
             hexes=hexes, confidence=conf, source="diff")))
@@ -339,8 +349,9 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         warning, below that a check).
     roles
         What the hand map's names mean (:func:`~pipeline.validate.roles.roles_for`,
-        guessed from its names when not given): a map that types no bridges leaves
-        every road-over-river crossing bridged to its rule (printed or not).
+        guessed from its names when not given): a map that types no bridges, and whose
+        bridge note cites its rule, leaves every road-over-river crossing bridged by it
+        (:func:`~pipeline.validate.roles.rule_bridged`): a bridge read there is a check.
 
     Raises
     ------
@@ -360,8 +371,9 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
     findings = _patches(hand, findings)
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
     roles = roles or roles_for(hand)
-    for key in rule_bridged(mine_sides, roles) & set(their_sides):
-        their_sides[key] = their_sides[key] - roles.bridges  # printed or not, as typed
+    ruled = [b for b in roles.bridges
+             if b in hand.hexside_features and cite_of(hand.hexside_features[b].note)]
+    bridged = rule_bridged(mine_sides, roles, ruled)
     sureness = feature_confidence(digitized)
     side_pairs = []
     side_found = []
@@ -370,7 +382,8 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         theirs = their_sides.get(key, frozenset())
         side_pairs.append((mine, theirs))
         side_found += _side_findings(hand, digitized, key, mine, theirs, sure,
-                                     sureness.get(key, {}))
+                                     sureness.get(key, {}),
+                                     roles.bridges if key in bridged else frozenset())
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)
     features = _count(side_pairs, set(hand.hexside_features) | set(digitized.hexside_features))
     vouched = {f for conf in sureness.values() for f in conf}

@@ -78,23 +78,27 @@ class Roles:
 ROLE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Roles) if f.name != "rare_share")
 
 
-def rule_bridged(sides: Mapping[tuple[str, ...], frozenset[str]], roles: Roles
-                 ) -> set[tuple[str, ...]]:
+def rule_bridged(sides: Mapping[tuple[str, ...], frozenset[str]], roles: Roles,
+                 ruled: Iterable[str]) -> set[tuple[str, ...]]:
     """The hexsides a map leaves bridged to its rule: road over river, no bridge typed.
 
-    A map that types bridges on its hexsides declares them one by one (none here).
-    A map that types none while its vocabulary has one leaves them to its rule:
-    Omaha's "River hexsides contain a bridge wherever a road crosses a river"
-    (000_3d79f68a6e3e33eb.txt §8.2.2) bridges every such crossing by itself, so
-    whether a scan prints a bridge there or not, it agrees with the typed map.
+    ``ruled`` are the bridge features whose note cites the rule that puts one on every
+    crossing (Omaha's "River hexsides contain a bridge wherever a road crosses a river",
+    000_3d79f68a6e3e33eb.txt §8.2.2). A map that types none of its bridges and declares
+    such a rule leaves every crossing bridged by it, so a bridge a scan prints there
+    agrees with the rule (the typist may still mean to list it). A map that types bridges
+    one by one, or
+    whose bridge note cites no rule (a map key describing the print), has none by rule:
+    a bridge read on a crossing is then one the typist left out.
 
     >>> roles = Roles(roads=frozenset({"road"}), rivers=frozenset({"river"}),
     ...               bridges=frozenset({"bridge"}))
-    >>> rule_bridged({("0101", "0102"): frozenset({"road", "river"}),
-    ...               ("0101", "0201"): frozenset({"road"})}, roles)
-    {('0101', '0102')}
+    >>> sides = {("0101", "0102"): frozenset({"road", "river"}),
+    ...          ("0101", "0201"): frozenset({"road"})}
+    >>> rule_bridged(sides, roles, ["bridge"]), rule_bridged(sides, roles, [])
+    ({('0101', '0102')}, set())
     """
-    if not roles.bridges or any(f & roles.bridges for f in sides.values()):
+    if not roles.bridges & set(ruled) or any(f & roles.bridges for f in sides.values()):
         return set()
     return {key for key, features in sides.items()
             if features & roles.roads and features & roles.rivers}

@@ -95,24 +95,33 @@ def test_a_feature_a_rule_cites_is_an_error_when_the_reading_is_sure(demo_data, 
     assert [(f.severity, f.cite) for f in found] == [("error", "000_3d79f68a6e3e33eb.txt §5.4.1")]
 
 
-def test_a_bridge_read_where_the_rule_bridges_the_crossing_agrees(demo_data, demo_map):
+def test_a_bridge_read_where_the_rule_bridges_the_crossing_is_a_check(demo_data, demo_map):
     # The demo types no bridges: 000_3d79f68a6e3e33eb.txt §8.2.2 puts one wherever a road
-    # crosses a river, so a printed bridge read on 1806/1807 (road and river) agrees, and
-    # a print without one there agrees too; a bridge read where no road crosses does not.
+    # crosses a river, so a printed bridge read on 1806/1807 (road and river) agrees with
+    # the rule: worth a look only; a bridge read where no road crosses is not.
     side = side_entry(demo_data, "1806", "1807")
     side["features"], side["confidence"] = ["road", "river", "bridge"], {"bridge": 0.95}
-    assert diff_maps(demo_map, map_from_data(demo_data)).findings == []
     side_entry(demo_data, "1707", "1806")["features"] = ["river", "bridge"]
-    found = diff_maps(demo_map, map_from_data(demo_data)).findings
-    assert [(f.where, f.message.split(": ")[1].split(" (")[0]) for f in found] == [
-        ("1707/1806", "bridge read, not typed")]
-    # A map that types its bridges one by one has none by rule: the bridge is missing.
+    found = {f.where: f for f in diff_maps(demo_map, map_from_data(demo_data)).findings}
+    assert found["1806/1807"].severity == "check"
+    assert "its rule puts one on every road over a river" in found["1806/1807"].message
+    assert "bridge read, not typed" in found["1707/1806"].message
+    assert "rule" not in found["1707/1806"].message
+    # A map that types its bridges one by one has none by rule: the bridges are missing.
     typed = map_from_data({**demo_data, "hexsides": [
         {"hexes": s["hexes"], "features": [f for f in s["features"] if f != "bridge"]}
         if s.get("hexes") in (["1806", "1807"], ["1707", "1806"]) else s
         for s in demo_data["hexsides"]] + [{"hexes": ["0101", "0102"], "features": ["bridge"]}]})
-    found = diff_maps(typed, map_from_data(demo_data)).findings
-    assert {f.where for f in found if "bridge read" in f.message} == {"1806/1807", "1707/1806"}
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    assert (found["1806/1807"].severity, found["1806/1807"].confidence) == ("error", 0.95)
+    # So has a map whose bridge note cites no rule (a key describing the print).
+    demo_data["hexside_features"]["bridge"]["note"] = "drawn where a road crosses a river"
+    typed = map_from_data({**demo_data, "hexsides": [
+        {"hexes": s["hexes"], "features": [f for f in s["features"] if f != "bridge"]}
+        if s.get("hexes") in (["1806", "1807"], ["1707", "1806"]) else s
+        for s in demo_data["hexsides"]]})
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    assert found["1806/1807"].severity == "warning"  # no rule cites it: at most a warning
 
 
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
