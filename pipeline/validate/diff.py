@@ -46,9 +46,16 @@ from pipeline.errors import BocageError
 from pipeline.model import MapData
 from pipeline.validate.findings import Finding, Severity, cite_of, sort_findings
 from pipeline.validate.roles import Roles, roles_for, rule_bridged
-from pipeline.validate.sides import SideKey, feature_sides, neighbour_ids, side_hexes, side_name
+from pipeline.validate.sides import (
+    SideKey,
+    feature_sides,
+    neighbour_ids,
+    side_hexes,
+    side_name,
+    touching_sides,
+)
 
-__all__ = ["LIKELY", "SUPPORTED", "SURE", "Agreement", "MapDiff", "diff_maps",
+__all__ = ["HINTED", "LIKELY", "SUPPORTED", "SURE", "Agreement", "MapDiff", "diff_maps",
            "feature_confidence", "same_grid"]
 
 # The digitizer's confidence bands, calibrated on the foreign bench (README, "Reading a
@@ -61,6 +68,10 @@ LIKELY = 0.7
 # A typed terrain that covers this share of the hex in the reading is supported by it:
 # the typist named one of the hex's two terrains (the key's, the printer's choice).
 SUPPORTED = 0.25
+# Below SURE a reading is wrong about once in a hundred hexes: on a map of a thousand,
+# that is ten alarms on a correct map. Where such a reading still sees the typed terrain
+# in the hex (a tenth of it or more), the typist's word is as likely as the reading's.
+HINTED = 0.05
 _ORDER: tuple[Severity, ...] = ("check", "warning", "error")
 
 
@@ -154,7 +165,7 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
     seen = f"read {read}{_shares(fractions)}"
     if conf is not None:
         seen += f" at confidence {conf:.2f}"
-    if share >= SUPPORTED:
+    if share >= (SUPPORTED if conf is None or conf >= sure else HINTED):
         return Finding("check", "terrain_mixed", hex_id,
                        f"{hex_id}: typed {typed}, {seen}: both are in the hex; is {typed}"
                        " what the key calls it?", hexes=(hex_id,), confidence=conf,
@@ -219,16 +230,18 @@ def _cited(the_map: MapData, feature: str) -> str:
 
 def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[str],
                    theirs: frozenset[str], sure: float,
-                   confidence: dict[str, float], by_rule: frozenset[str] = frozenset()
+                   confidence: dict[str, float], untyped: dict[str, str] | None = None
                    ) -> list[tuple[str, bool, Finding]]:
     """Each feature the two maps disagree on: (feature, typed by hand, finding).
 
-    ``by_rule`` are the features the hand map's rule puts on this hexside without typing
-    them (:func:`~pipeline.validate.roles.rule_bridged`): read there, they agree with the
-    rule, and are only worth a look in case this map means to list them.
+    ``untyped`` are the features (``"*"``: all) the hand map leaves untyped on this
+    hexside by its own declarations, with why: a bridge its rule puts on every crossing
+    (:func:`~pipeline.validate.roles.rule_bridged`), any feature on the map's outline
+    when it types none there. Read there, they are worth a look only.
     """
     hexes = side_hexes(hand, key)
     name = side_name(key)
+    untyped = untyped or {}
     out = []
     for feature in sorted(mine ^ theirs):
         typed = feature in mine
@@ -245,14 +258,50 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
         rule = _cited(hand, feature) or _cited(dig, feature)
         if not rule:
             sev = _at_most(sev, "warning")  # no rule cites it: it decides less
-        if feature in by_rule and not typed:
+        leave = untyped.get(feature, untyped.get("*"))
+        if leave is not None and not typed and sev != "check":
             sev = "check"
-            why += (f"; the map types no {feature} and its rule puts one on every road"
-                    " over a river: type it if this map lists them")
+            why += f"; {leave}"
         out.append((feature, typed, Finding(
             sev, "hexside_differs", name, f"{name}: {feature} {said}{why}", cite=rule,
             hexes=hexes, confidence=conf, source="diff")))
     return out
+
+
+def _lone(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str],
+          read: dict[SideKey, frozenset[str]]) -> dict[str, str]:
+    """The features read on ``key`` alone: with nothing of the kind where it would go on.
+
+    A road or a river left out by a typist is a stretch cut from a line the reading
+    still follows on both sides (or one, at its end); a stretch the reading found with
+    nothing of its kind beside it is more likely a mark misread (a town's dark dots, a
+    name) than a line left out, however sure the line reader was of the mark itself.
+    (A bridge is a mark on one hexside, not a line: the caller leaves bridges out.)
+    """
+    out = {}
+    for feature in read_only:
+        kind = (hand.hexside_features.get(feature) or dig.hexside_features.get(feature))
+        near = touching_sides(hand, key, kind.kind if kind is not None else "across")
+        if not any(feature in read.get(k, ()) for k in near):
+            out[feature] = (f"read on this hexside alone, with no {feature} beside it in the"
+                            " reading: a mark misread, or a stretch left out?")
+    return out
+
+
+def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str],
+              roles: Roles) -> dict[str, str]:
+    """Roads read into a hex typed and read as built-up: its print is dark lines itself.
+
+    A town's or a city's fill is blocks and streets in dark ink, which a road reader
+    follows as well as a road; a road left out there is one the typist can see, and
+    it is listed for a look rather than as an alarm.
+    """
+    towns = [h for h in side_hexes(hand, key)
+             if hand.terrain_of(h)[0] in roles.towns and dig.terrain_of(h)[0] in roles.towns]
+    if not towns:
+        return {}
+    return {f: f"{towns[0]} is built-up, and its print is dark lines the reading follows too"
+            for f in read_only if f in roles.roads}
 
 
 # Typing mistakes come one or two hexes at a time (a hex, a swapped pair); a reading goes
@@ -374,6 +423,13 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
     ruled = [b for b in roles.bridges
              if b in hand.hexside_features and cite_of(hand.hexside_features[b].note)]
     bridged = rule_bridged(mine_sides, roles, ruled)
+    outline = {k for k in set(mine_sides) | set(their_sides) if not hand.has_hex(k[-1])}
+    # Off-map crossings matter to no rule of movement: a typist who types none of the
+    # outline's hexsides leaves them all out, and a road read leaving the map is no slip.
+    off_map = {"*": "the map types no feature on its outline hexsides"} \
+        if not outline & set(mine_sides) else {}
+    crossing = {b: "the map types no bridge and its rule puts one on every road over a"
+                " river: type it if this map lists them" for b in roles.bridges}
     sureness = feature_confidence(digitized)
     side_pairs = []
     side_found = []
@@ -383,7 +439,11 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         side_pairs.append((mine, theirs))
         side_found += _side_findings(hand, digitized, key, mine, theirs, sure,
                                      sureness.get(key, {}),
-                                     roles.bridges if key in bridged else frozenset())
+                                     {**_lone(hand, digitized, key,
+                                              theirs - mine - roles.bridges, their_sides),
+                                      **_built_up(hand, digitized, key, theirs - mine, roles),
+                                      **(crossing if key in bridged else {}),
+                                      **(off_map if key in outline else {})})
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)
     features = _count(side_pairs, set(hand.hexside_features) | set(digitized.hexside_features))
     vouched = {f for conf in sureness.values() for f in conf}

@@ -31,6 +31,7 @@ __all__ = [
     "side_hexes",
     "side_name",
     "sides_of",
+    "touching_sides",
     "transpositions",
 ]
 
@@ -118,6 +119,24 @@ def corners_of_side(the_map: MapData, key: SideKey) -> tuple[Corner, Corner]:
     a, b = Hex(a.q + q, a.r), Hex(b.q + q, b.r)
     c, d = (Hex(h.q + q, h.r) for h in common)
     return frozenset((a, b, c)), frozenset((a, b, d))
+
+
+def touching_sides(the_map: MapData, key: SideKey, kind: str) -> list[SideKey]:
+    """The hexsides a feature on ``key`` continues onto.
+
+    An ``across`` feature (a road, from hex centre to hex centre) goes on through either
+    hex, onto any other side of it; an ``along`` feature (a river, on the hexside line)
+    goes on at either corner, onto the four sides meeting ``key`` there.
+    """
+    hexes = side_hexes(the_map, key)
+    if kind == "across" or len(hexes) < 2:
+        return [k for h in hexes for k in sides_of(the_map, h) if k != key]
+    out = []
+    for corner in corners_of_side(the_map, key):
+        ids = corner_ids(the_map, corner)
+        third = [i for i in ids if i not in hexes]
+        out += [tuple(sorted((h, c))) for h in hexes for c in third]
+    return out
 
 
 def feature_sides(the_map: MapData) -> dict[SideKey, frozenset[str]]:

@@ -7,6 +7,7 @@ import pytest
 from pipeline.errors import BocageError
 from pipeline.model import map_from_data
 from pipeline.validate import diff_maps
+from pipeline.validate.sides import feature_sides, sides_of
 
 from .conftest import side_entry
 
@@ -74,25 +75,42 @@ def test_hexside_features_are_compared_one_by_one(demo_data, demo_map):
 def test_hexside_severity_is_the_readings_per_feature_confidence(demo_data, demo_map):
     demo_data["hexside_features"]["road"]["note"] = "printed roads"  # no rule cited
     typed = map_from_data(demo_data)
-    side = side_entry(demo_data, "0804", "0805")
-    side["features"], side["confidence"] = ["river", "road"], {"river": 0.99, "road": 0.95}
-    demo_data["hexsides"].append({"hexes": ["0101", "0102"], "features": ["road"],
+    # A road read on 1906/2006, going on from the typed road through 1906.
+    demo_data["hexsides"].append({"hexes": ["1906", "2006"], "features": ["road"],
+                                  "confidence": {"road": 0.95}})
+    demo_data["hexsides"].append({"hexes": ["1905", "2005"], "features": ["road"],
                                   "confidence": {"road": 0.3}})
     found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
     # A feature no rule cites decides less: at most a warning, however sure the reading.
-    assert (found["0804/0805"].severity, found["0804/0805"].confidence) == ("warning", 0.95)
-    assert "read at confidence 0.95" in found["0804/0805"].message
-    assert found["0101/0102"].severity == "check"
+    assert (found["1906/2006"].severity, found["1906/2006"].confidence) == ("warning", 0.95)
+    assert "read at confidence 0.95" in found["1906/2006"].message
+    assert found["1905/2005"].severity == "check"
 
 
 def test_a_feature_a_rule_cites_is_an_error_when_the_reading_is_sure(demo_data, demo_map):
     # The demo's road note cites 000_3d79f68a6e3e33eb.txt §5.4.1 (road movement): a road
     # read at 0.95 that was not typed is an error, citing the rule.
-    demo_data["hexsides"].append({"hexes": ["0101", "0102"], "features": ["road"],
+    demo_data["hexsides"].append({"hexes": ["1906", "2006"], "features": ["road"],
                                   "confidence": {"road": 0.95}})
     found = [f for f in diff_maps(demo_map, map_from_data(demo_data)).findings
-             if f.where == "0101/0102"]
+             if f.where == "1906/2006"]
     assert [(f.severity, f.cite) for f in found] == [("error", "000_3d79f68a6e3e33eb.txt §5.4.1")]
+
+
+def test_a_stretch_read_with_nothing_of_its_kind_beside_it_is_a_check(demo_data, demo_map):
+    # A road read at 0.99 on 0101/0102, with no road on any other side of either hex in
+    # the reading: a mark misread (a town's dots, a name) more likely than a road left out.
+    demo_data["hexsides"].append({"hexes": ["0101", "0102"], "features": ["road"],
+                                  "confidence": {"road": 0.99}})
+    found = {f.where: f for f in diff_maps(demo_map, map_from_data(demo_data)).findings}
+    assert found["0101/0102"].severity == "check"
+    assert "read on this hexside alone, with no road beside it" in found["0101/0102"].message
+    # A river (along its hexsides) goes on at the corners: 0705/0805 meets the typed
+    # river 0804/0805 at a corner, so a river read there is a line left out, named as sure.
+    demo_data["hexsides"].append({"hexes": ["0705", "0805"], "features": ["river"],
+                                  "confidence": {"river": 0.99}})
+    found = {f.where: f for f in diff_maps(demo_map, map_from_data(demo_data)).findings}
+    assert found["0705/0805"].severity == "error"
 
 
 def test_a_bridge_read_where_the_rule_bridges_the_crossing_is_a_check(demo_data, demo_map):
@@ -122,6 +140,37 @@ def test_a_bridge_read_where_the_rule_bridges_the_crossing_is_a_check(demo_data,
         for s in demo_data["hexsides"]]})
     found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
     assert found["1806/1807"].severity == "warning"  # no rule cites it: at most a warning
+
+
+def test_a_road_read_off_the_map_is_a_check_where_the_map_types_no_outline(demo_data, demo_map):
+    # The demo types one road on its outline (0121/SW, where the road leaves the map): a
+    # map that types its outline has it compared like any hexside.
+    # A road read on 0121/NW goes on from the typed road through 0121.
+    demo_data["hexsides"].append({"hex": "0121", "direction": "NW", "features": ["road"],
+                                  "confidence": {"road": 0.99}})
+    found = {f.where: f for f in diff_maps(demo_map, map_from_data(demo_data)).findings}
+    assert (found["0121/NW"].severity, found["0121/NW"].confidence) == ("error", 0.99)
+    # Typed without its outline road, the map types no feature on its outline (no rule of
+    # movement reads an off-map crossing): a road read there is a look only.
+    typed = map_from_data({**demo_data, "hexsides": [
+        s for s in demo_data["hexsides"] if "hex" not in s]})
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    assert {w: f.severity for w, f in found.items()} == {"0121/NW": "check", "0121/SW": "check"}
+    assert "types no feature on its outline hexsides" in found["0121/NW"].message
+
+
+def test_a_road_read_into_a_built_up_hex_is_a_check(demo_data, demo_map):
+    # 1718 is typed city and read so, and a typed road goes through it: a city's
+    # print is blocks and streets in dark ink, which a road reader follows too, so a road
+    # read from it into 1817 is a look only (one read between clear hexes, going on from
+    # a typed road, is an alarm: test_a_feature_a_rule_cites_is_an_error_when_the_reading_is_sure).
+    assert demo_map.terrain_of("1718") == ["city"]
+    assert any("road" in feature_sides(demo_map).get(k, ()) for k in sides_of(demo_map, "1718"))
+    demo_data["hexsides"].append({"hexes": ["1718", "1817"], "features": ["road"],
+                                  "confidence": {"road": 0.99}})
+    found = {f.where: f for f in diff_maps(demo_map, map_from_data(demo_data)).findings}
+    assert found["1718/1817"].severity == "check"
+    assert "1718 is built-up" in found["1718/1817"].message
 
 
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
