@@ -362,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration", action="store_true",
                         help="print how right each terrain confidence band is, pooled over"
                         " the maps")
+    parser.add_argument("--key-auto", action="store_true",
+                        help="learn the terrain from the printed key alone (--key auto, no"
+                        " sample hexes): for maps whose sheet has a labelled key")
     args = parser.parse_args(argv)
     folder = foreign_folder()
     if folder is None:
@@ -401,7 +404,11 @@ def main(argv: list[str] | None = None) -> int:
     rows, scores = [], {}
     for name in names:
         try:
-            fig, score = run_map(folder, name, setup[name], truth_grid=args.truth_grid)
+            if args.key_auto:
+                fig, score = run_map(folder, name, {**setup[name], "samples": {}},
+                                     truth_grid=args.truth_grid, key_auto=True)
+            else:
+                fig, score = run_map(folder, name, setup[name], truth_grid=args.truth_grid)
         except Exception as exc:  # a bench reports a failure and goes on with the next map
             fig, score = failed(name, exc), {}
         rows.append(fig)

@@ -102,7 +102,8 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     its frame cuts the outer hexes: the map is then the best placement of that
     many hexes on the printed grid. Terrain is learnt from examples on this
     very map, the way a person learns a map's key: a few hexes of each terrain
-    (--sample), its swatch in the printed key (--key), the checked hexes of a
+    (--sample), its swatch in the printed key (--key, or --key auto to find
+    each swatch by its printed name), the checked hexes of a
     corrected map (--train), or, for a terrain the legend gives a printed
     colour, the hexes that colour names surely. Each hex gets its main terrain,
     the area share of every terrain in it and a confidence; --suggest names
@@ -127,6 +128,7 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
           --overlay check.png --gis map.gpkg
       bocage digitize scan.png -l legend.json -o map.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --key woods=1550,300,80,70
+      bocage digitize sheet.png -l legend.json -o map.json --cols 24 --rows 18 --key auto
       bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
       bocage digitize scan.png -l legend.json -o map.json --symbol town=0412 \\
           --symbol town=1107
@@ -285,6 +287,8 @@ def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str,
         "hexside_features": dict(sorted(features.items())),
         "hex_features": dict(sorted(symbols.items())),
         "suggest": [_suggestion(result, h) for h in result.suggestions],
+        "key": [{"terrain": k.terrain, "box": list(k.box), "label": k.label,
+                 "option": k.option()} for k in result.key],
         "written": [str(p) for p in written],
     }
 
@@ -310,6 +314,8 @@ def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
     click.echo(f"hexsides: {features}")
     if s["hex_features"]:
         click.echo("symbols: " + ", ".join(f"{n} {c}" for n, c in s["hex_features"].items()))
+    if s["key"]:
+        click.echo("key found: " + " ".join(f"--key {k['option']}" for k in s["key"]))
     if s["suggest"]:
         click.echo("label next: " + ", ".join(
             f"{x['hex']} (read {x['read']} {x['confidence']:.2f}"

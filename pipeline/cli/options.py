@@ -311,9 +311,12 @@ def digitize_options(f: F) -> F:
                      type=Text(2000), help="Hexes that show a terrain: examples to learn its"
                      " look on this map from (repeatable; two or three per terrain is usually"
                      " enough)."),
-        click.option("--key", "keys", multiple=True, metavar="TERRAIN=X,Y,W,H", type=Text(),
+        click.option("--key", "keys", multiple=True, metavar="TERRAIN=X,Y,W,H|auto",
+                     type=Text(),
                      help="A terrain's swatch in the printed key, as a pixel box of the scan"
-                     " (repeatable): an example like --sample."),
+                     " (repeatable): an example like --sample. 'auto' finds every swatch by"
+                     " its printed label (needs the tesseract OCR program); a terrain given"
+                     " as a box keeps it."),
         click.option("--train", "train_path", type=InputPath(),
                      help="A corrected map.json of this scan: its hexes marked labelled or"
                      " corrected are examples, the rest is read again."),
@@ -335,11 +338,13 @@ class ReadingSetup:
     samples: dict[str, list[str]] = field(default_factory=dict)
     key: dict[str, list[tuple[float, float, float, float]]] = field(default_factory=dict)
     checked: dict[str, str] = field(default_factory=dict)
+    key_auto: bool = False
 
     def digitize_args(self) -> dict[str, Any]:
         """Keyword arguments for :func:`pipeline.digitize.digitize_scan`."""
         return {"grid": self.grid, "size": self.size, "anchors": self.anchors or None,
-                "samples": self.samples, "key": self.key, "checked": self.checked}
+                "samples": self.samples, "key": self.key, "checked": self.checked,
+                "key_auto": self.key_auto}
 
 
 def _grid(grid: HexGrid | None, cols: int | None, rows: int | None,
@@ -430,5 +435,8 @@ def reading_setup(grid_path: Path | None = None, cols: int | None = None,
 
     grid = load_grid(grid_path) if grid_path is not None else default_grid
     grid, size = _grid(grid, cols, rows, orientation, stagger)
-    sample_map, key_map, checked = _examples(samples, keys, train_path)
-    return ReadingSetup(grid, size, _anchors(anchors), sample_map, key_map, checked)
+    auto = [k for k in keys if k.strip().lower() == "auto"]
+    sample_map, key_map, checked = _examples(
+        samples, [k for k in keys if k not in auto], train_path)
+    return ReadingSetup(grid, size, _anchors(anchors), sample_map, key_map, checked,
+                        key_auto=bool(auto))

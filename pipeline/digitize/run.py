@@ -30,6 +30,7 @@ from pipeline.digitize.learn import Learner
 from pipeline.digitize.light import Light
 from pipeline.digitize.linereader import LineColours
 from pipeline.digitize.outputs import build_map
+from pipeline.digitize.printedkey import KeySwatch, find_key
 from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.symbols import cover_symbols, read_symbols
 from pipeline.hexgrid import Hex, HexGrid, Hexside
@@ -40,7 +41,7 @@ __all__ = ["STAGES", "Digitization", "Progress", "digitize", "digitize_scan"]
 Progress = Callable[[str], None]
 """Called with the name of each stage as it starts (see :data:`STAGES`)."""
 
-STAGES = ("read", "grid", "terrain", "hexsides", "map")
+STAGES = ("read", "grid", "key", "terrain", "hexsides", "map")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Digitization:
         Hexside -> feature -> how sure its reading is (0 to 1).
     hex_features
         Hex -> the symbols it shows (towns, cities), for ``symbols`` asked for.
+    key
+        The printed key's swatches found by their labels (``key_auto``).
     """
 
     map: MapData
@@ -78,6 +81,7 @@ class Digitization:
     suggestions: tuple[Hex, ...] = ()
     hexside_confidence: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     hex_features: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
+    key: tuple[KeySwatch, ...] = ()
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
@@ -89,8 +93,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
                   title: str | None = None, board: str = "map", source: str | None = None,
                   progress: Progress | None = None, fit: GridFit | None = None,
                   learner: Learner = Learner(), warn: Callable[[str], None] | None = None,
-                  suggest: int = 0, symbols: Mapping[str, Sequence[str]] | None = None
-                  ) -> Digitization:
+                  suggest: int = 0, symbols: Mapping[str, Sequence[str]] | None = None,
+                  key_auto: bool = False) -> Digitization:
     """Digitize a scan, keeping every intermediate finding.
 
     Parameters
@@ -128,6 +132,10 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     symbols
         Hex feature -> one or two hexes that show its symbol
         (``{"town": ["0412"]}``, ``--symbol town=0412``).
+    key_auto
+        Find the printed key's swatches by their labels (``--key auto``,
+        :func:`~pipeline.digitize.printedkey.find_key`); a terrain given in ``key``
+        keeps the boxes given.
     """
     tell = progress or (lambda stage: None)
     tell("read")
@@ -140,6 +148,11 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     tell("grid")
     if fit is None:
         fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
+    tell("key")
+    found: tuple[KeySwatch, ...] = ()
+    if key_auto:
+        found = tuple(find_key(pixels, fit, list(legend_.terrain), source=source, warn=warn))
+        key = {**{k.terrain: [k.box] for k in found}, **(key or {})}
     tell("terrain")
     # Symbols first: matched by the shape of their lightness, they need no light
     # correction, and a hex's terrain is what lies under its symbol.
@@ -163,7 +176,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
                     source=source, confidence=confidence, hex_features=marks)
-    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks)
+    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks,
+                        found)
 
 
 def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,

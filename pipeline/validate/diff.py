@@ -304,6 +304,37 @@ def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str
             for f in read_only if f in roles.roads}
 
 
+# Two colours of hexside ink this close (the largest channel difference) are one ink.
+_INK = 40
+
+
+def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
+              ) -> dict[str, str]:
+    """Features read where another of the same kind and ink was typed, and not read.
+
+    A railroad and a road printed in one black differ by the railroad's ticks; where
+    the reading has the one and the typist the other, the reading is as likely to have
+    missed the ticks as the typist to have typed the wrong line: a look, not an alarm.
+    """
+    def ink(name: str) -> tuple[str, tuple[int, ...]] | None:
+        kind = dig.hexside_features.get(name)
+        if kind is None or not kind.color:
+            return None
+        text = kind.color.lstrip("#")
+        return kind.kind, tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
+
+    out = {}
+    for feature in read_only:
+        mine = ink(feature)
+        for other in typed_only:
+            theirs = ink(other)
+            if mine is not None and theirs is not None and mine[0] == theirs[0] and max(
+                    abs(a - b) for a, b in zip(mine[1], theirs[1])) <= _INK:
+                out[feature] = (f"{other} is typed here and printed in the same ink: the"
+                                f" reading may have taken the one for the other")
+    return out
+
+
 # Typing mistakes come one or two hexes at a time (a hex, a swapped pair); a reading goes
 # wrong over a region (glare, a fold, a shadow). This many neighbouring hexes read sure
 # and typed otherwise are one finding about the region, not one a hex.
@@ -442,6 +473,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
                                      {**_lone(hand, digitized, key,
                                               theirs - mine - roles.bridges, their_sides),
                                       **_built_up(hand, digitized, key, theirs - mine, roles),
+                                      **_same_ink(digitized, theirs - mine, mine - theirs),
                                       **(crossing if key in bridged else {}),
                                       **(off_map if key in outline else {})})
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)

@@ -173,6 +173,25 @@ def test_a_road_read_into_a_built_up_hex_is_a_check(demo_data, demo_map):
     assert "1718 is built-up" in found["1718/1817"].message
 
 
+def test_a_line_read_as_another_of_the_same_ink_is_a_check(demo_data, demo_map):
+    # A railroad in the road's own ink: typed as a railroad on 1906/2006 (going on from
+    # the road through 1906), read as a road at 0.99. The reading may have missed the
+    # ticks as well as the typist typed the wrong line: a look. In another ink, an alarm.
+    demo_data["hexside_features"]["railroad"] = {"kind": "across", "color": "#8a1e15"}
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["railroad"]}]})
+    demo_data["hexsides"].append({"hexes": ["1906", "2006"], "features": ["road"],
+                                  "confidence": {"road": 0.99}})
+    found = [f for f in diff_maps(typed, map_from_data(demo_data)).findings
+             if f.where == "1906/2006" and "road read" in f.message]
+    assert [f.severity for f in found] == ["check"]
+    assert "railroad is typed here and printed in the same ink" in found[0].message
+    demo_data["hexside_features"]["railroad"]["color"] = "#2040c0"
+    found = [f for f in diff_maps(typed, map_from_data(demo_data)).findings
+             if f.where == "1906/2006" and "road read" in f.message]
+    assert [f.severity for f in found] == ["error"]
+
+
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
     demo_data["hexes"]["1718"]["name"] = "Trevieres"
     demo_data["hexes"]["1718"]["features"] = []
