@@ -262,6 +262,9 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
         if leave is not None and not typed and sev != "check":
             sev = "check"
             why += f"; {leave}"
+        if typed and conf is None and feature in untyped:
+            # Typed alone, and read neither there nor beside it: two witnesses.
+            sev, why = "warning", f" ({untyped[feature]})"
         out.append((feature, typed, Finding(
             sev, "hexside_differs", name, f"{name}: {feature} {said}{why}", cite=rule,
             hexes=hexes, confidence=conf, source="diff")))
@@ -302,6 +305,25 @@ def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str
         return {}
     return {f: f"{towns[0]} is built-up, and its print is dark lines the reading follows too"
             for f in read_only if f in roles.roads}
+
+
+def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
+           typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]]
+           ) -> dict[str, str]:
+    """Features typed on ``key`` alone, with nothing of the kind beside them in either map.
+
+    A road or a river is a line: a stretch of one hexside that goes on nowhere in the
+    typed map, and that the reading finds neither there nor beside it, is a stretch
+    typed on the wrong hexside (or on none) far more often than a line printed so.
+    """
+    out = {}
+    for feature in typed_only:
+        kind = hand.hexside_features.get(feature) or dig.hexside_features.get(feature)
+        near = touching_sides(hand, key, kind.kind if kind is not None else "across")
+        if not any(feature in typed.get(k, ()) or feature in read.get(k, ()) for k in near):
+            out[feature] = (f"typed on this hexside alone, with no {feature} beside it, and"
+                            " read neither here nor beside it: typed on the wrong hexside?")
+    return out
 
 
 # Two colours of hexside ink this close (the largest channel difference) are one ink.
@@ -474,6 +496,9 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
                                               theirs - mine - roles.bridges, their_sides),
                                       **_built_up(hand, digitized, key, theirs - mine, roles),
                                       **_same_ink(digitized, theirs - mine, mine - theirs),
+                                      **_stray(hand, digitized, key,
+                                               mine - theirs - roles.bridges, mine_sides,
+                                               their_sides),
                                       **(crossing if key in bridged else {}),
                                       **(off_map if key in outline else {})})
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)

@@ -192,6 +192,20 @@ def test_a_line_read_as_another_of_the_same_ink_is_a_check(demo_data, demo_map):
     assert [f.severity for f in found] == ["error"]
 
 
+def test_a_stretch_typed_alone_and_not_read_is_an_alarm(demo_data, demo_map):
+    # A road typed on 0101/0102 alone (no road on any other side of either hex, typed or
+    # read), and not read: typed on the wrong hexside, more likely than printed so. A
+    # road typed going on from another typed road is only a check when not read (the
+    # reading gives no confidence for a line it did not find).
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["0101", "0102"], "features": ["road"]},
+        {"hexes": ["1906", "2006"], "features": ["road"]}]})
+    found = {f.where: f for f in diff_maps(typed, demo_map).findings}
+    assert found["0101/0102"].severity == "warning"
+    assert "typed on this hexside alone" in found["0101/0102"].message
+    assert found["1906/2006"].severity == "check"
+
+
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
     demo_data["hexes"]["1718"]["name"] = "Trevieres"
     demo_data["hexes"]["1718"]["features"] = []
