@@ -1,4 +1,4 @@
-"""Hex grid speed on a full-size map scan, as ratios to same-run baselines.
+"""Hex grid speed on a full-size map scan, as ratios to baselines timed interleaved.
 
 The layout is a 6,600 x 10,200 px board with 40 x 50 = 2,000 flat-top hexes,
 slightly rotated, as a fitted scan would be:
@@ -17,13 +17,16 @@ import shapely
 from pipeline.hexgrid import HexGrid, Layout, Numbering, Orientation
 
 try:  # run through bench/run.py, or directly as a script
-    from run import Row, format_table, median_time
+    from pairs import interleaved
+    from run import Row, format_table
 except ImportError:  # pragma: no cover - imported as bench.bench_hexgrid
-    from bench.run import Row, format_table, median_time
+    from bench.pairs import interleaved
+    from bench.run import Row, format_table
 
 WIDTH, HEIGHT = 6_600, 10_200
 CROP = (3_000, 5_000, 1_000, 1_000)  # x, y, width, height
 NEIGHBOUR_ROUNDS = 100
+PAIRS = 7
 
 
 def board() -> HexGrid:
@@ -45,15 +48,15 @@ def main() -> list[Row]:
     x, y, w, h = CROP
     ys, xs = np.mgrid[y : y + h, x : x + w].astype(np.float64)
     image = np.random.default_rng(0).integers(0, 256, (h, w, 3), dtype=np.uint8)
-    pixel_to_hex = median_time(lambda: grid.hexes_at(xs, ys))
-    read_pixels = median_time(lambda: image.astype(np.float32))
+    pixel_to_hex = interleaved(lambda: grid.hexes_at(xs, ys),
+                               lambda: image.astype(np.float32), pairs=PAIRS)
 
     # (b) all polygons vs. as many shapely boxes in one call.
     rng = np.random.default_rng(1)
     x0 = rng.uniform(0, WIDTH, len(hexes))
     y0 = rng.uniform(0, HEIGHT, len(hexes))
-    polygons = median_time(lambda: grid.polygons(hexes))
-    boxes = median_time(lambda: shapely.box(x0, y0, x0 + 160.0, y0 + 200.0))
+    polygons = interleaved(lambda: grid.polygons(hexes),
+                           lambda: shapely.box(x0, y0, x0 + 160.0, y0 + 200.0), pairs=PAIRS)
 
     # (c) neighbours of every hex, 100 times, vs. a plain dict lookup.
     grid.neighbours(hexes[0])  # builds the adjacency cache once, outside the timing
@@ -70,10 +73,10 @@ def main() -> list[Row]:
                 table[hx]
 
     return [
-        Row("pixel->hex, 1000x1000 crop", pixel_to_hex, "numpy astype(float32)", read_pixels),
-        Row("2,000 hex polygons", polygons, "2,000 shapely.box", boxes),
-        Row("neighbours x100, 2,000 hexes", median_time(neighbours, repeat=5),
-            "dict lookup x100", median_time(lookups, repeat=5)),
+        Row.paired("pixel->hex, 1000x1000 crop", pixel_to_hex, "numpy astype(float32)"),
+        Row.paired("2,000 hex polygons", polygons, "2,000 shapely.box"),
+        Row.paired("neighbours x100, 2,000 hexes", interleaved(neighbours, lookups, pairs=5),
+                   "dict lookup x100"),
     ]
 
 
