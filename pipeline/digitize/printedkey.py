@@ -229,7 +229,11 @@ def find_key(pixels: U8, fit: GridFit, terrain: Sequence[str], *, source: str | 
                          round(w - 2 * inset, 1), round(h - 2 * inset, 1))
                 found[names[0]] = KeySwatch(names[0], inner, text, box)
                 break
-    if warn is not None:
+    if warn is not None and not boxes:
+        warn(f"{source or 'scan'}: --key auto: no mark of a swatch's size outside the hex"
+             " field (is there a printed key on this sheet?); give the terrain with --sample"
+             " TERRAIN=HEX or --key TERRAIN=X,Y,W,H")
+    elif warn is not None:
         for name in terrain:
             if name not in found:
                 warn(f"{source or 'scan'}: --key auto: {name}: no swatch labelled so beside"

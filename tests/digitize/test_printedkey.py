@@ -50,9 +50,12 @@ def test_every_swatch_of_a_printed_key_is_found_by_its_label():
     sheet, rendered, scan = _keybox_sheet()
     fit = calibrate(scan.image, spec=dataclasses.replace(rendered.grid, layout=None))
     warned: list[str] = []
-    found = {k.terrain: k for k in find_key(scan.image, fit, _terrain(rendered),
-                                             warn=warned.append)}
-    assert warned == [] and set(found) == set(rendered.key)
+    found = {k.terrain: k for k in find_key(scan.image, fit, [*_terrain(rendered), "orchard"],
+                                             source="sheet.png", warn=warned.append)}
+    # A terrain the key does not show is the one line of warning, naming it.
+    assert set(found) == set(rendered.key)
+    assert [w.split(": ")[2] for w in warned] == ["orchard"]
+    assert "give it with --key orchard=X,Y,W,H or --sample orchard=HEX" in warned[0]
     for name, (x, y, w, h) in rendered.key.items():
         # The printed swatch's box, carried into the scan; the found box's centre lies in
         # its middle third, and the found box is about the swatch's size.
@@ -64,16 +67,16 @@ def test_every_swatch_of_a_printed_key_is_found_by_its_label():
         assert found[name].label.lower().startswith(name[:3])
 
 
-def test_a_sheet_without_a_key_warns_for_each_terrain_and_finds_nothing():
+def test_a_sheet_without_a_key_says_so_in_one_line_and_finds_nothing():
     sheet = sample_sheet("stipple", 0)  # printed edge to edge: no key, no panel
     rendered, scan = sheet.make()
     fit = calibrate(scan.image, spec=dataclasses.replace(rendered.grid, layout=None))
     names = sorted(sheet.data.terrain_types)
     warned: list[str] = []
     assert find_key(scan.image, fit, names, source="sheet.png", warn=warned.append) == []
-    assert [w.split(": ")[2] for w in warned] == names
-    assert all(w.startswith("sheet.png: --key auto: ") and "give it with --key" in w
-               for w in warned)
+    # Not one mark of a swatch's size beside the field: one line says so, not one a terrain.
+    assert len(warned) == 1 and warned[0].startswith("sheet.png: --key auto: no mark of a")
+    assert "is there a printed key on this sheet?" in warned[0]
 
 
 def test_the_option_of_a_swatch_is_the_key_option_that_gives_it():
