@@ -35,11 +35,13 @@ DEMO   := build/demo
 demo: $(STAMP)
 	$(BOCAGE) demo $(DEMO)
 
+# ruff (the rules in pyproject.toml) and mypy first: a lint or type error fails at once.
 # The tests that drive Chromium (marked `browser`) run in a process of their own beside
 # the rest, with a temporary folder of their own (two runs cleaning one would collide);
 # the rest run on every core (pytest-xdist: they share no files or ports). The browser
 # tests' output follows the rest's, and either failing fails the target.
 test: $(STAMP)
+	$(PY) -m ruff check
 	$(PY) -m mypy
 	@mkdir -p build
 	@$(PY) -m pytest -q -m browser -p no:cacheprovider --basetemp=build/pytest-browser \

@@ -28,8 +28,14 @@ from pathlib import Path
 import cv2
 
 from pipeline.digitize import digitize_scan, legend_from_map
-from pipeline.render import RenderStyle, ScanOptions, printed_colours, sample_map
-from pipeline.render import render_map, simulate_scan
+from pipeline.render import (
+    RenderStyle,
+    ScanOptions,
+    printed_colours,
+    render_map,
+    sample_map,
+    simulate_scan,
+)
 
 try:  # run through bench/run.py, or directly as a script
     from pairs import interleaved

@@ -13,7 +13,8 @@ A 46 x 62 flat-top map (2,852 hexes of 160 px, with hex ids) is rendered and sca
 * **A label's update of the whole reading**: one hex given a terrain; the digitizer reads
   every hex again, taught by it (terrain and hexsides), and the findings and the page's
   state are made again. The baseline is the learner's reading alone on the same grid,
-  from the hexes the studio prepared once (``TerrainReader.read``). Target: 2 s on a 2,000-hex map (this one has 2,852).
+  from the hexes the studio prepared once (``TerrainReader.read``). Target: 2 s on a
+  2,000-hex map (this one has 2,852).
 """
 
 from __future__ import annotations

@@ -29,11 +29,27 @@ from pipeline.render.styles import SAMPLES, SampleSheet, sample_sheet
 from pipeline.render.truth import truth_document
 
 try:  # run as a script from bench/, or imported as bench.styles
-    from foreign import Figures, candidate, choose_samples, failed, figures, foreign_folder
-    from foreign import scorer, table
+    from foreign import (
+        Figures,
+        candidate,
+        choose_samples,
+        failed,
+        figures,
+        foreign_folder,
+        scorer,
+        table,
+    )
 except ImportError:  # pragma: no cover
-    from bench.foreign import Figures, candidate, choose_samples, failed, figures
-    from bench.foreign import foreign_folder, scorer, table
+    from bench.foreign import (
+        Figures,
+        candidate,
+        choose_samples,
+        failed,
+        figures,
+        foreign_folder,
+        scorer,
+        table,
+    )
 
 
 def legend_of(sheet: SampleSheet, terrains: list[str]) -> dict[str, Any]:

@@ -17,12 +17,9 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
 
 __all__ = ["cores", "map_in_processes"]
 
-Item = TypeVar("Item")
-Result = TypeVar("Result")
 
 
 def cores() -> int:
@@ -43,11 +40,11 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _run_chunk(fn: Callable[[Item], Result], chunk: Sequence[Item]) -> list[Result]:
+def _run_chunk[Item, Result](fn: Callable[[Item], Result], chunk: Sequence[Item]) -> list[Result]:
     return [fn(item) for item in chunk]
 
 
-def map_in_processes(fn: Callable[[Item], Result], items: Sequence[Item], *,
+def map_in_processes[Item, Result](fn: Callable[[Item], Result], items: Sequence[Item], *,
                      jobs: int | None = None, chunk: int = 32,
                      serial_below: int = 64) -> Iterator[Result]:
     """``fn`` over ``items`` in worker processes, results in the order of ``items``.

@@ -33,7 +33,7 @@ def test_make_setup_says_which_package_brings_venv_when_it_is_missing(tmp_path):
     done = subprocess.run(["make", "-C", str(project), "setup", f"PYTHON={python}"],
                           capture_output=True, text=True, check=False)
     assert done.returncode != 0
-    version = "%d.%d" % sys.version_info[:2]
+    version = "{}.{}".format(*sys.version_info[:2])
     assert (f"make: {python} cannot make a virtual environment: its venv module or ensurepip"
             " is missing.") in done.stdout
     assert f"On Debian or Ubuntu: sudo apt install python{version}-venv" in done.stdout

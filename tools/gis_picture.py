@@ -62,7 +62,8 @@ def picture(folder: Path) -> Image.Image:
         # The default terrain unfilled, so the scan shows through; the outline in magenta,
         # a colour the map does not print, so it is the layer's and not the scan's.
         ring = _pixels(transform, np.asarray(polygon.exterior.coords))
-        fill = None if name == doc.get("default_terrain", "clear") else (*terrain.get(name, GREY), 90)
+        plain = name == doc.get("default_terrain", "clear")
+        fill = None if plain else (*terrain.get(name, GREY), 90)
         draw.polygon(ring, fill=fill, outline=(230, 0, 200, 255), width=2)
     meta, _, geometry, fields = pyogrio.raw.read(folder / "map.gpkg", layer="hexsides")
     sides = dict(zip(meta["fields"], fields, strict=True))

@@ -13,6 +13,7 @@ like a map, and the document says so (``"illustrative": true``). See README.md.
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -179,7 +180,7 @@ def make() -> dict[str, Any]:
     trails = [path("1005", "1309", "1211"), path("0913", "1217", "1420")]
     for kind, routes in (("road", roads), ("trail", trails)):
         for route in routes:
-            for a, b in zip(route, route[1:], strict=False):
+            for a, b in itertools.pairwise(route):
                 assert not is_sea(a) and not is_sea(b), (kind, a, b)
                 side = (a, b) if a < b else (b, a)
                 features.setdefault(side, set()).add(kind)

@@ -25,7 +25,6 @@ from pipeline.aids.crt import crt_pages
 from pipeline.aids.maptiles import DEFAULT_HEX_SIZE, map_tile_pages
 from pipeline.aids.oob import oob_pages
 from pipeline.aids.page import Page, pages_pdf, pages_png
-from pipeline.pdf import DocumentInfo
 from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
 from pipeline.aids.track import track_pages
@@ -37,6 +36,7 @@ from pipeline.model.manifest import UnitManifest, load_units
 from pipeline.model.mapdata import MapData, load_map
 from pipeline.model.rulesprofile import load_rules
 from pipeline.model.scenario import load_scenario
+from pipeline.pdf import DocumentInfo
 
 __all__ = ["AID_STEMS", "is_aid_file", "make_aids"]
 

@@ -40,9 +40,9 @@ __all__ = [
     "Picture",
     "Rect",
     "Text",
-    "paper_points",
     "pages_pdf",
     "pages_png",
+    "paper_points",
     "text_width",
     "wrap",
 ]

@@ -30,8 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "counters": ("pipeline.cli.counters",
                  "Render counters from unit and marker manifests, and print counter sheets."),
     "aids": ("pipeline.cli.aids",
-             "Print the play aids of GAME_DIR, as PDF for the table and PNG for a module's"
-             " charts."),
+             ("Print the play aids of GAME_DIR, as PDF for the table and PNG for a module's"
+             " charts.")),
     "vassal": ("pipeline.cli.vassal", "Build, inspect and check VASSAL modules."),
     "rules": ("pipeline.cli.rules",
               "Answer rules questions: legal moves, zones of control, stacking, supply, LOS."),

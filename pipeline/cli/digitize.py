@@ -30,9 +30,16 @@ from pipeline.cli.options import (
 )
 from pipeline.cli.paths import InputPath, OutputPath, io_plan
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
+from pipeline.digitize.gis import (
+    LAYERS,
+    RasterCopy,
+    geojson,
+    geojson_text,
+    geopackage,
+    raster_copy,
+    world_file,
+)
 from pipeline.digitize.legend import legend_document
-from pipeline.digitize.gis import LAYERS, RasterCopy, geojson, geojson_text, geopackage
-from pipeline.digitize.gis import raster_copy, world_file
 from pipeline.digitize.outputs import UNSURE, overlay
 from pipeline.digitize.run import Progress
 from pipeline.errors import DataError

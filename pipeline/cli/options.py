@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -38,7 +38,6 @@ __all__ = ["HELP", "Length", "Number", "Offset", "OneLineErrors", "OneLineErrors
            "ReadingSetup", "Text", "digitize_options", "emit_json", "json_option",
            "parse_anchor", "parse_key", "parse_sample", "quiet_option", "reading_setup"]
 
-F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:  # click 8.2+ types its parameter types; at run time any click 8 works
     _TextType = click.ParamType[str, Any]
@@ -50,14 +49,14 @@ else:
 HELP: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
-def json_option(f: F) -> F:
+def json_option[F: Callable[..., Any]](f: F) -> F:
     """``--json``: print the result as JSON on stdout (stable, for scripts)."""
     return click.option(
         "--json", "as_json", is_flag=True, help="Print the result as JSON (for scripts)."
     )(f)
 
 
-def quiet_option(f: F) -> F:
+def quiet_option[F: Callable[..., Any]](f: F) -> F:
     """``--quiet``: print nothing but errors."""
     return click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")(f)
 
@@ -285,7 +284,7 @@ def parse_key(text: str) -> tuple[str, tuple[float, float, float, float]]:
     return name.strip(), (x, y, w, h)
 
 
-def digitize_options(f: F) -> F:
+def digitize_options[F: Callable[..., Any]](f: F) -> F:
     """The options that say how to read a scan: ``--grid``, ``--cols/--rows``,
     ``--orientation``, ``--stagger``, ``--anchor``, ``--sample``, ``--key``, ``--train``
     (their values go to :func:`reading_setup`)."""

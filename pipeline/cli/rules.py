@@ -108,7 +108,7 @@ def _engine(game: Path, position: Path | None, phase: str | None = None,
         click.echo(f"answered on board {board} alone (the map data does not say how its"
                    " boards join)", err=True)
     engine = Engine(situation)
-    for h, units in situation.mixed_hexes.items():
+    for units in situation.mixed_hexes.values():
         v = engine.mixed_hex(units[0])
         assert v is not None
         click.echo(f"bocage: warning: {saved}: {v.reason}{_cite(v.rule)}: their moves are"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from pipeline.cli.options import HELP, OneLineErrors
 from pipeline.cli.digitize import parse_anchor
+from pipeline.cli.options import HELP, OneLineErrors
 from pipeline.cli.paths import InputPath
 from pipeline.errors import DataError
 

@@ -51,7 +51,8 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
              legend: Path | None, grid_path: Path | None, cols: int | None, rows: int | None,
              orientation: str | None, stagger: str | None, anchors: tuple[str, ...],
              samples: tuple[str, ...], keys: tuple[str, ...], train_path: Path | None,
-             checked: Path | None, report: Path | None, roles: tuple[str, ...], as_json: bool, quiet: bool) -> None:
+             checked: Path | None, report: Path | None, roles: tuple[str, ...], as_json: bool,
+             quiet: bool) -> None:
     """Check a hand-entered map: diff, lint and the rulebook's facts, in one run.
 
     Every slip of the file is listed at once, each with its place: keys typed

@@ -78,9 +78,9 @@ def vassal() -> None:
 @json_option
 @quiet_option
 def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_from: Path | None,
-          charts: Path | None, scenario: str | None, out: Path, date_saved: int | None, name: str | None,
-          module_version: str, piece_size: int | None, jobs: int | None, as_json: bool,
-          quiet: bool) -> None:
+          charts: Path | None, scenario: str | None, out: Path, date_saved: int | None,
+          name: str | None, module_version: str, piece_size: int | None, jobs: int | None,
+          as_json: bool, quiet: bool) -> None:
     """Build a VASSAL module from GAME_DIR (map.json, rules, manifests, scenario).
 
     \b

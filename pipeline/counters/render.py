@@ -25,6 +25,19 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
+from pipeline.counters.art import (
+    RGB,
+    Area,
+    Artwork,
+    Block,
+    Face,
+    Icon,
+    Mark,
+    Rect,
+    SizeMark,
+    TypeBox,
+    Words,
+)
 from pipeline.counters.layout import (
     counter_layout,
     identifier,
@@ -39,19 +52,6 @@ from pipeline.counters.measure import (
     MAX_FACE_PX,
     check_length,
     pixels,
-)
-from pipeline.counters.art import (
-    RGB,
-    Area,
-    Artwork,
-    Block,
-    Face,
-    Icon,
-    Mark,
-    Rect,
-    SizeMark,
-    TypeBox,
-    Words,
 )
 from pipeline.counters.names import check_slugs, counter_image_names, is_counter_file
 from pipeline.counters.raster import paint

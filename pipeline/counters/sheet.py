@@ -34,6 +34,7 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.counters.art import Face
 from pipeline.counters.measure import (
     BLEEDS,
     COUNTER_SIZES,
@@ -44,7 +45,6 @@ from pipeline.counters.measure import (
     check_length,
     format_length,
 )
-from pipeline.counters.art import Face
 from pipeline.counters.render import (
     Counter,
     CounterArt,

@@ -20,8 +20,8 @@ from pipeline.counters.art import Block, Words
 
 __all__ = [
     "FAMILIES",
-    "FONT_DIR",
     "FONTS",
+    "FONT_DIR",
     "FontName",
     "cap_height",
     "centred_words",
@@ -201,7 +201,7 @@ def draw_line_of_cells(
     for mark in line_of_cells(cells, face, name, rect, fill, separator=separator, boxed=boxed,
                               box_fill=box_fill, box_text=box_text):
         if isinstance(mark, Block):
-            l, t, r, b = mark.rect
-            draw.rectangle((l, t, r - 1, b - 1), fill=mark.colour)
+            left, top, right, bottom = mark.rect
+            draw.rectangle((left, top, right - 1, bottom - 1), fill=mark.colour)
         else:
             draw.text((mark.x, mark.y), mark.text, font=face, fill=mark.colour, anchor="ls")

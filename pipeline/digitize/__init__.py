@@ -20,8 +20,8 @@ The stages, one idea a module:
   :mod:`~pipeline.digitize.vote`; :mod:`~pipeline.digitize.hexsides` finds rivers,
   bars, roads and bridges, each with how sure it is
   (:mod:`~pipeline.digitize.sideconfidence`), reading lines with
-  :mod:`~pipeline.digitize.linereader` where :mod:`~pipeline.digitize.sidegeometry` says, roads and railroads with
-  :mod:`~pipeline.digitize.crossings`, bridges with
+  :mod:`~pipeline.digitize.linereader` where :mod:`~pipeline.digitize.sidegeometry`
+  says, roads and railroads with :mod:`~pipeline.digitize.crossings`, bridges with
   :mod:`~pipeline.digitize.bridges`, on a scan :mod:`~pipeline.digitize.screen`
   descreens, against each hex's own colours (:mod:`~pipeline.digitize.hexcolours`)
   and the lines' as the scan shows them (:mod:`~pipeline.digitize.linecolours`);
@@ -42,6 +42,7 @@ from pipeline.digitize.classify import (
     TerrainReader,
     classify_hexes,
 )
+from pipeline.digitize.gis import geojson, geojson_text, geopackage, world_file
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.hexsides import detect_hexsides
 from pipeline.digitize.learn import Learner
@@ -53,7 +54,6 @@ from pipeline.digitize.legend import (
     legend_from_map,
     load_legend,
 )
-from pipeline.digitize.gis import geojson, geojson_text, geopackage, world_file
 from pipeline.digitize.outputs import build_map, encode_png, overlay
 from pipeline.digitize.run import STAGES, Digitization, digitize, digitize_scan
 from pipeline.digitize.scanfile import load_scan

@@ -63,11 +63,11 @@ Warn = Callable[[str], None]
 SECONDARY = 0.06  # share of a hex at which a second terrain is reported
 _VOTED_SURE = 0.5  # a legend colour's reading from which a hex is an example
 _VOTED_MAX = 40  # examples taken per terrain from the legend colours
-_EVERYWHERE = 0.97
+_EVERYWHERE = 0.97  # share of hexes beyond which a terrain is "nearly every hex"
 _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
-_PAPER_CHROMA = 25.0  # and at most this far from grey  # share of hexes beyond which a terrain is "nearly every hex"
+_PAPER_CHROMA = 25.0  # and at most this far from grey
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ def _furniture(busy: B, geo: SideGeometry) -> B:
     Each half of the path is judged from its own hex: hex a looks along the
     hexside's direction, hex b the opposite way.
     """
-    n, u = busy.shape
+    _n, u = busy.shape
     half = u // 2
     own = np.stack([geo.direction, (geo.direction + 3) % 6], axis=1)  # (n, 2)
     # Places of each half as distances from its own centre: (n, 2, half).

@@ -181,10 +181,11 @@ def _column(values: list[Any], kind: str) -> NDArray[Any]:
     out = np.empty(len(values), object)
     for i, v in enumerate(values):
         if isinstance(v, list):
-            v = ",".join(v)
+            out[i] = ",".join(v)
         elif isinstance(v, dict):
-            v = json.dumps(v, sort_keys=True, separators=(",", ":"))
-        out[i] = v
+            out[i] = json.dumps(v, sort_keys=True, separators=(",", ":"))
+        else:
+            out[i] = v
     return out
 
 

@@ -39,8 +39,8 @@ from numpy.typing import NDArray
 from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.colours import INK, to_lab
 from pipeline.digitize.crossings import read_crossings
-from pipeline.digitize.hexcolours import HexColours
 from pipeline.digitize.gridfit import GridFit
+from pipeline.digitize.hexcolours import HexColours
 from pipeline.digitize.legend import Legend
 from pipeline.digitize.light import Light
 from pipeline.digitize.linecolours import scan_line_colours
@@ -311,7 +311,8 @@ def _more_than_typical(mass: F64, pairs: NDArray[np.int64]) -> F64:
 
 def _some(n: int) -> NDArray[np.int64]:
     """At most :data:`_SOME` of ``n`` hexsides, spread evenly: enough to measure the typical."""
-    out: NDArray[np.int64] = np.unique(np.linspace(0, n - 1, min(n, _SOME)).round().astype(np.int64))
+    spread = np.linspace(0, n - 1, min(n, _SOME)).round().astype(np.int64)
+    out: NDArray[np.int64] = np.unique(spread)
     return out
 
 

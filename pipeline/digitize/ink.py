@@ -18,9 +18,8 @@ level rather than from the full scan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np

@@ -119,8 +119,8 @@ def find_lattice(ink: F32, *, min_pitch: float = 8.0) -> Lattice:
                         f"{ink.shape[0]} px at working size)")
     peaks = _peaks(ac, radius, min_pitch)
     best: Lattice | None = None
-    for b1, b2 in _bases(ac, peaks, radius, min_pitch)[:_TRIES]:
-        b1, b2 = _precise(ac, b1, b2, radius)
+    for rough1, rough2 in _bases(ac, peaks, radius, min_pitch)[:_TRIES]:
+        b1, b2 = _precise(ac, rough1, rough2, radius)
         orientation, matrix = _orient(b1, b2)
         origin, match = _fold_match(ink, orientation, matrix)
         if best is None or match > best.strength:
@@ -427,7 +427,7 @@ def outline_match(ink: F32, orientation: Orientation, matrix: F64) -> float:
 def _fold_match(ink: F32, orientation: Orientation, matrix: F64) -> tuple[F64, float]:
     """The folded ink's best match with the hex outline: a hex centre and the cosine."""
     inv = np.linalg.inv(matrix)
-    h, w = ink.shape
+    _h, w = ink.shape
     weight = np.maximum(ink, 0).ravel()
     keep = weight > np.quantile(weight, 0.8)
     idx = np.nonzero(keep)[0]

@@ -322,7 +322,8 @@ class LineReader:
     def _block(self, xy: Points, rows: slice, sides: I64, row: I64,
                near: NDArray[np.bool_] | None, lines: F32, table: F32, palette: F32,
                own_symbols: I64, other_textures: I64 | None) -> tuple[I64, F32]:
-        """Labels and strengths of points ``(n, k, 2)``: rows ``rows`` of the read, hexsides ``sides``."""
+        """Labels and strengths of points ``(n, k, 2)``: rows ``rows`` of the read,
+        hexsides ``sides``."""
         n, k = xy.shape[:2]
         # The light changes slowly: one gain a hexside, taken at its first point.
         first = xy[:, 0].astype(np.float64)

@@ -25,8 +25,8 @@ from pipeline.digitize.classify import (
 )
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.hexsides import read_hexsides
-from pipeline.digitize.legend import Legend, load_legend
 from pipeline.digitize.learn import Learner
+from pipeline.digitize.legend import Legend, load_legend
 from pipeline.digitize.light import Light
 from pipeline.digitize.linereader import LineColours
 from pipeline.digitize.outputs import build_map
@@ -128,7 +128,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     warn
         Told each warning, one line each (a terrain found in no hex, say).
     suggest
-        How many hexes to suggest labelling next (:meth:`~pipeline.digitize.classify.Classification.suggest`).
+        How many hexes to suggest labelling next
+        (:meth:`~pipeline.digitize.classify.Classification.suggest`).
     symbols
         Hex feature -> one or two hexes that show its symbol
         (``{"town": ["0412"]}``, ``--symbol town=0412``).

@@ -73,7 +73,7 @@ def area_shares(cells: F64, area: F64, reading: Reading) -> F64:
     reading
         The learner's reading of the whole hexes.
     """
-    n, k, d = cells.shape
+    _n, _k, d = cells.shape
     prob = reading.probability
     t = prob.shape[1]
     main, conf = reading.main, reading.confidence

@@ -368,14 +368,15 @@ def _thin(mask: B, width: float) -> bool:
 def _own(patch: F32, ground: F32, centre: B) -> B:
     """The pixels of a patch that are its symbol: unlike the ground and joined to the centre."""
     unlike = np.linalg.norm(patch - ground, axis=-1) >= _UNLIKE
-    count, parts = cv2.connectedComponents(unlike.astype(np.uint8), connectivity=8)
+    _count, parts = cv2.connectedComponents(unlike.astype(np.uint8), connectivity=8)
     keep = np.unique(parts[centre & unlike])
     out: B = np.isin(parts, keep[keep > 0])
     return out
 
 
 def _shift(first: B, other: B, reach: int = 4) -> tuple[int, int]:
-    """The shift ``(dy, dx)``, a few points at most, that lays mask ``other`` best over ``first``."""
+    """The shift ``(dy, dx)``, a few points at most, that lays mask ``other`` best over
+    ``first``."""
     best, out = -1, (0, 0)
     for dy in range(-reach, reach + 1):
         for dx in range(-reach, reach + 1):

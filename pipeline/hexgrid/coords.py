@@ -13,7 +13,7 @@ column-pitch / row-pitch units. Pointy-top grids: ``r`` is the row, centre
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 __all__ = [
     "AXIAL_DIRECTIONS",
@@ -74,7 +74,6 @@ def direction_vectors(orientation: Orientation) -> tuple[tuple[int, int], ...]:
     return AXIAL_DIRECTIONS if orientation is Orientation.FLAT else _POINTY_VECTORS
 
 Point = tuple[int, int]
-_N = TypeVar("_N", int, Any)
 
 # Corners are computed from integers so that neighbouring hexes share them
 # bit for bit (2/3 computed two ways differs in the last place, and GEOS then
@@ -96,7 +95,7 @@ def scaled_center(h: Hex, orientation: Orientation) -> Point:
     return scaled_center_qr(h.q, h.r, orientation)
 
 
-def scaled_center_qr(q: _N, r: _N, orientation: Orientation) -> tuple[_N, _N]:
+def scaled_center_qr[N: (int, Any)](q: N, r: N, orientation: Orientation) -> tuple[N, N]:
     """:func:`scaled_center` of axial ``q``, ``r`` given as ints or NumPy arrays."""
     if orientation is Orientation.FLAT:
         return 6 * q, 2 * r + q

@@ -20,6 +20,7 @@ from shapely.geometry.base import BaseGeometry
 
 from pipeline.errors import GridError
 from pipeline.hexgrid.coords import (
+    SCALE,
     Hex,
     Orientation,
     axial_to_offset,
@@ -30,11 +31,10 @@ from pipeline.hexgrid.coords import (
     offset_to_axial,
     scaled_center_qr,
     scaled_corners,
-    SCALE,
 )
-from pipeline.hexgrid.sightline import SightLine, sight_line
 from pipeline.hexgrid.layout import Layout
 from pipeline.hexgrid.numbering import STAGGERS, Numbering
+from pipeline.hexgrid.sightline import SightLine, sight_line
 
 __all__ = ["HexGrid", "Hexside"]
 
@@ -163,10 +163,8 @@ class HexGrid:
     def hexes(self) -> list[Hex]:
         """Every hex on the map, column by column (row by row for pointy-top)."""
         if self.orientation is Orientation.FLAT:
-            key = lambda h: self.offset(h)  # noqa: E731
-        else:
-            key = lambda h: self.offset(h)[::-1]  # noqa: E731
-        return sorted(self._on_map, key=key)
+            return sorted(self._on_map, key=self.offset)
+        return sorted(self._on_map, key=lambda h: self.offset(h)[::-1])
 
     def describe_extent(self) -> str:
         """The id range in words, for error messages."""

@@ -16,6 +16,7 @@ stretched or rotated.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -124,7 +125,7 @@ def sight_line(a: Hex, b: Hex, orientation: Orientation = Orientation.FLAT) -> S
             along[_pair(h, Hex(h.q + dq, h.r + dr))] = t_in
     entered.sort()
     hexes = tuple(h for _, h in entered)
-    crossed = tuple(_pair(x, y) for x, y in zip(hexes, hexes[1:]) if distance(x, y) == 1)
+    crossed = tuple(_pair(x, y) for x, y in itertools.pairwise(hexes) if distance(x, y) == 1)
     return SightLine(
         hexes=hexes,
         crossed=crossed,

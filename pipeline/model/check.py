@@ -12,8 +12,6 @@ uses, documents naming different games) are returned as warnings.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections import Counter
 from dataclasses import dataclass, field

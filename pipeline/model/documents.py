@@ -19,7 +19,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -33,8 +33,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_DOCUMENT_BYTES",
     "document_kind",
-    "forbidden_character",
     "dumps",
+    "forbidden_character",
     "parse_json",
     "read_json",
     "read_text",
@@ -43,7 +43,6 @@ __all__ = [
     "write_text_atomic",
 ]
 
-M = TypeVar("M", bound=BaseModel)
 
 # The kinds of JSON document bocage knows; CSV manifests are told apart by header.
 JSON_KINDS = ("crt", "facts", "map", "position", "rules", "scenario")
@@ -220,7 +219,7 @@ def document_kind(data: Any, file: str | Path | None) -> str:
 
 
 @one_line
-def validate_document(
+def validate_document[M: BaseModel](
     model: type[M], data: Any, file: str | Path | None, kind: str | None = None
 ) -> M:
     """Validate parsed data as ``model``; any problem is one located :class:`DataError`.

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Annotated, Any, Generic, Literal, TypeVar
+from typing import IO, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -48,13 +48,13 @@ from pipeline.model.documents import forbidden_character, read_json
 from pipeline.model.translate import describe, one_line, translate_error
 
 __all__ = [
-    "STYLE_FILE",
-    "TYPE_NAME",
     "MARKER_COLUMNS",
     "MARKER_KINDS",
     "MAX_COPIES",
     "MAX_MANIFEST_BYTES",
     "MAX_ROWS",
+    "STYLE_FILE",
+    "TYPE_NAME",
     "UNIT_COLUMNS",
     "UNIT_FLAGS",
     "UNIT_SIZES",
@@ -286,11 +286,10 @@ class MarkerSpec(Model):
     notes: Note = ""
 
 
-Row = TypeVar("Row", bound=BaseModel)
 
 
 @dataclass(frozen=True)
-class _Manifest(Generic[Row]):
+class _Manifest[Row: BaseModel]:
     file: str
     rows: tuple[Row, ...]
     lines: Mapping[str, int] = field(default_factory=dict)
@@ -470,7 +469,7 @@ def _parse_number(text: str, column: str, line: int, file: str, *, whole: bool) 
     raise ManifestError(file, line, column, f"{column}: '{text}' is not {kind}")
 
 
-def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
+def _manifest_rows[Row: BaseModel](text: Iterable[str], name: str, columns: tuple[str, ...],
                    required: tuple[str, ...], model: type[Row],
                    convert: Callable[[int, dict[str, str], str], dict[str, Any]],
                    what: str, context: dict[str, Any] | None = None
@@ -483,7 +482,7 @@ def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
             raise ManifestError(name, line, None, f"more than {MAX_ROWS:,} rows; a manifest"
                                 f" holds at most {MAX_ROWS:,} units or markers")
         row = _validate(model, convert(line, cells, name), line, name, context)
-        row_id = str(getattr(row, "id"))
+        row_id = str(getattr(row, "id"))  # noqa: B009 (a row model; BaseModel has no id)
         if row_id in lines:
             raise ManifestError(name, line, "id", f"duplicate {what} id '{row_id}'"
                                 f" (first on line {lines[row_id]})")
@@ -492,7 +491,7 @@ def _manifest_rows(text: Iterable[str], name: str, columns: tuple[str, ...],
     return tuple(rows), lines
 
 
-def _validate(model: type[Row], data: dict[str, Any], line: int, file: str,
+def _validate[Row: BaseModel](model: type[Row], data: dict[str, Any], line: int, file: str,
               context: dict[str, Any] | None = None) -> Row:
     try:
         return model.model_validate(data, context=context)

@@ -33,6 +33,7 @@ from pipeline.model.base import Cite, Color, Invalid, Model, Name, Note
 from pipeline.model.documents import read_json, validate_document
 
 __all__ = [
+    "LINT_KINDS",
     "Board",
     "EdgeName",
     "GridSpec",
@@ -40,7 +41,6 @@ __all__ = [
     "HexFeatureType",
     "HexsideEntry",
     "HexsideFeatureType",
-    "LINT_KINDS",
     "LayoutSpec",
     "Location",
     "MapData",
@@ -100,9 +100,10 @@ class LayoutSpec(Model):
     y0: float
     rotation: float = 0.0
     affine: list[float] | None = Field(
-        None, min_length=4, max_length=4, description="the full 2x2 matrix [a, b, c, d] from pitch units to pixels"
-        " (x = a*u + b*v, y = c*u + d*v) of a fitted grid with shear; when given it wins over"
-        " dx, dy and rotation, which stay as the nearest upright grid (what VASSAL uses)")
+        None, min_length=4, max_length=4, description="the full 2x2 matrix [a, b, c, d] from"
+        " pitch units to pixels (x = a*u + b*v, y = c*u + d*v) of a fitted grid with shear;"
+        " when given it wins over dx, dy and rotation, which stay as the nearest upright grid"
+        " (what VASSAL uses)")
 
     def to_layout(self) -> Layout:
         """The :class:`~pipeline.hexgrid.Layout` this spec describes."""

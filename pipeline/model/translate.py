@@ -13,7 +13,7 @@ import functools
 import re
 import types
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, ParamSpec, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
@@ -37,8 +37,6 @@ _PATTERN_NAMES = {
 }
 
 
-P = ParamSpec("P")
-R = TypeVar("R")
 
 # Everything str.splitlines() would break a line at, and the other control characters.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -49,7 +47,7 @@ def _escape(text: str) -> str:
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def one_line(func: Callable[P, R]) -> Callable[P, R]:
+def one_line[**P, R](func: Callable[P, R]) -> Callable[P, R]:
     """Re-raise a function's located errors with control characters escaped.
 
     Keys, ids and cells come from the user's file and may hold a newline; the

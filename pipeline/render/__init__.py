@@ -18,8 +18,8 @@ Nothing in the rules depends on this package.
 
 from pipeline.render.draw import (
     DEFAULT_PALETTE,
-    RenderStyle,
     Rendered,
+    RenderStyle,
     board_layout,
     drawn_hexsides,
     parse_hex_colour,

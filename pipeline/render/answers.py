@@ -149,7 +149,8 @@ def moves_picture(data: MapData, situation: Situation, reach: Reach, mover: str,
     top = max(numbers, default=1) or 1
     for h, cost in reach.costs.items():
         t = cost / top if isinstance(cost, (int, float)) else 1.0
-        colour = tuple(round(a + (b - a) * t) for a, b in zip(_REACH_LIGHT, _REACH_DARK))
+        colour = tuple(round(a + (b - a) * t)
+                       for a, b in zip(_REACH_LIGHT, _REACH_DARK, strict=True))
         canvas.tint(h, colour, 150)  # type: ignore[arg-type]
     for h in reach.refused:
         canvas.cross(h, _REFUSED)

@@ -9,6 +9,7 @@ Every document says it is invented (``"illustrative": true``).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -83,7 +84,7 @@ def sample_map(orientation: Orientation | str = "flat", cols: int = 16, rows: in
         for _ in range(count):
             a, b = (hexes[int(i)] for i in rng.choice(len(hexes), 2, replace=False))
             path = line(a, b)
-            for p, q in zip(path, path[1:], strict=False):
+            for p, q in itertools.pairwise(path):
                 key = (min(p, q), max(p, q))
                 # One road-like line a hexside: a trail never shares a road's hexside.
                 on_map = grid.contains(p) and grid.contains(q)

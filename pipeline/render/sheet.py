@@ -268,7 +268,7 @@ def paint_sheet(canvas: Canvas, plan: SheetPlan, sheet: Sheet, grid: HexGrid,
         labels += _title(canvas, plan.panels["title"], sheet.title)
     swatch_boxes: dict[str, Box] = {}
     if "key" in plan.panels:
-        x, y, w, _ = plan.panels["key"]
+        x, y, _w, _ = plan.panels["key"]
         labels.append(draw_label(canvas, "TERRAIN KEY", (x, y + 0.25 * s), 0.3 * s, INK,
                                  kind="key", face="bold"))
         offsets = [(cx - c[0], cy - c[1]) for c in [grid.center(Hex(0, 0))]

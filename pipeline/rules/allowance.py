@@ -51,7 +51,7 @@ class Allowance:
         after which the MA falls short (the printed MA's rule when even that is short),
         or a later rule that states the same MA again (003 §5.4.2: storms leave German
         units their full printed MPA)."""
-        for i, (value, rule) in enumerate(self.chain):
+        for i, (value, _) in enumerate(self.chain):
             if need > value:
                 same = [r for v, r in self.chain[i:] if v == value]
                 return same[-1]

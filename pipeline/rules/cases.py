@@ -82,7 +82,8 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
     try:
         grid = case_grid(int(m["cols"]), int(m["rows"]))
     except (KeyError, TypeError, ValueError, GridError) as exc:
-        raise DataError(file, f"{where}.map", f"needs whole numbers 'cols' and 'rows' ({exc})")
+        raise DataError(file, f"{where}.map",
+                        f"needs whole numbers 'cols' and 'rows' ({exc})") from None
 
     def hex_at(text: Any, place: str) -> Hex:
         if not isinstance(text, str) or not grid.has_id(text):

@@ -16,7 +16,6 @@ import math
 from collections.abc import Callable, Sequence
 
 from pipeline.errors import DataError
-
 from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError

@@ -30,6 +30,7 @@ from pipeline.model.rulesprofile import (
     EzocToEzoc,
     MaModifier,
     RulesProfile,
+    SupplySource,
     UnitSelector,
     ZocEnter,
     ZocLeave,
@@ -495,15 +496,7 @@ class _Words:
                             f"{turns}: {free.reason}.", f"supply.not_traced[{i}]")
         for i, src in enumerate(s.sources):
             what = src.name or src.kind
-            how = {"marker": lambda: f"hexes with a {src.marker.type if src.marker else ''} marker"
-                   + (f" ({', '.join(f'{k} {v}' for k, v in src.marker.where.items())})"
-                      if src.marker and src.marker.where else "")
-                   + (f" in {src.terrain} terrain" if src.terrain else ""),
-                   "edge": lambda: f"the {_list(src.edges or ['any'], 'and')} map edge hexes"
-                   + (f" marked {src.edge_role}" if src.edge_role else ""),
-                   "hexes": lambda: f"hexes {_list(src.hexes, 'and')}",
-                   "terrain": lambda: f"{src.terrain} hexes",
-                   "units": lambda: f"the hexes of {_whos(src.units)}"}[src.kind]()
+            how = _source_hexes(src)
             excluded = "".join(f"; not one with {', '.join(f'{k} {v}' for k, v in x.where.items())}"
                                for x in src.excluded)
             yield self.line(t, src.cite, f"{src.side} supply source ({what}): {how}"
@@ -585,6 +578,23 @@ class _Words:
         for combo in rules.blocking_hexes:
             yield self.line(t, rules.cite, f"A hex of {_list(combo, 'and')} on the line always"
                             " blocks it.", "los.blocking_hexes")
+
+
+def _source_hexes(src: SupplySource) -> str:
+    """Which hexes a supply source is, in words."""
+    if src.kind == "marker":
+        where = (f" ({', '.join(f'{k} {v}' for k, v in src.marker.where.items())})"
+                 if src.marker and src.marker.where else "")
+        terrain = f" in {src.terrain} terrain" if src.terrain else ""
+        return f"hexes with a {src.marker.type if src.marker else ''} marker{where}{terrain}"
+    if src.kind == "edge":
+        marked = f" marked {src.edge_role}" if src.edge_role else ""
+        return f"the {_list(src.edges or ['any'], 'and')} map edge hexes{marked}"
+    if src.kind == "hexes":
+        return f"hexes {_list(src.hexes, 'and')}"
+    if src.kind == "terrain":
+        return f"{src.terrain} hexes"
+    return f"the hexes of {_whos(src.units)}"
 
 
 def _cap(text: str) -> str:

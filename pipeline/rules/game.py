@@ -167,7 +167,7 @@ def _position(position: Position | None, manifest: UnitManifest | None, grid: He
         ))
     markers = tuple(
         Marker(m.type, _on_map(grid, m.hex, file, f"markers[{i}].hex"),
-               {k: v for k, v in (m.model_extra or {}).items()})
+               dict(m.model_extra or {}))
         for i, m in enumerate(position.markers)
     )
     state = {"turn": position.turn, "phase": position.phase, "weather": position.weather,

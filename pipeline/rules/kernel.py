@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import PhaseMover
 from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
+from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.errors import RulesError
 from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System

@@ -173,9 +173,8 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     refused.pop(start_hex, None)
     over_budget = system.over_budget
     named: dict[Hex, Verdict] = {}
-    for h, v in refused.items():
-        if type(v) is Move:
-            v = over_budget(engine, query, v, h, short[h])
+    for h, kept in refused.items():
+        v = over_budget(engine, query, kept, h, short[h]) if type(kept) is Move else kept
         assert isinstance(v, Verdict)
         # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
         named[h] = v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)

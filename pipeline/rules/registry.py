@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 from pipeline.errors import DataError, did_you_mean
 from pipeline.model import RulesProfile, load_rules
-from importlib.metadata import EntryPoint
-
 from pipeline.model.systems import GENERIC, RULES_GROUP, registered_entry_points
 from pipeline.rules.errors import RulesError
 from pipeline.rules.systems.base import System

@@ -14,9 +14,9 @@ from functools import cached_property
 from typing import Any, Literal
 
 from pipeline.errors import DataError
+from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
-from pipeline.hexgrid import Hex, HexGrid, Hexside
 
 __all__ = ["Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit", "mixed_names",
            "refuse_mixed_hexes"]

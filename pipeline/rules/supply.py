@@ -294,10 +294,9 @@ def _marker_matches(m: Marker, kind: str, where: Mapping[str, object], side: str
 
 
 def _values_match(m: Marker, where: Mapping[str, object], side: str) -> bool:
-    for key, wanted in where.items():
+    for key, given in where.items():
         value = m.get(key)
-        if wanted == "$side":
-            wanted = side
+        wanted = side if given == "$side" else given
         if isinstance(wanted, str) and isinstance(value, str):
             if value.casefold() != wanted.casefold():
                 return False

@@ -95,7 +95,7 @@ class StepCosts:
     2.0
     """
 
-    __slots__ = ("along_hexes", "bridges", "map", "_memo")
+    __slots__ = ("_memo", "along_hexes", "bridges", "map")
 
     def __init__(self, engine: Engine) -> None:
         # No reference to the engine: it holds this object.

@@ -25,8 +25,8 @@ class Verdict:
     player-aid heading for 002); ``at`` is the printed id of the hex (or
     hexside) that decided it.
 
-    >>> Verdict(False, "000 §6.1", "2217", "leg unit entered an enemy ZOC and must stop").to_dict()
-    {'legal': False, 'rule': '000 §6.1', 'at': '2217', 'reason': 'leg unit entered an enemy ZOC and must stop'}
+    >>> Verdict(False, "000 §6.1", "2217", "must stop in an enemy ZOC").to_dict()
+    {'legal': False, 'rule': '000 §6.1', 'at': '2217', 'reason': 'must stop in an enemy ZOC'}
     """
 
     legal: bool
@@ -89,8 +89,8 @@ def same_rule(expected: str, actual: str | None) -> bool:
         return False
     want = _norm(expected)
     text = actual.split("§", 1)[1] if "§" in actual else actual
-    for part in re.split(r",\s*§", " ".join(text.strip().split()).casefold()):
-        part = part.strip()
+    for piece in re.split(r",\s*§", " ".join(text.strip().split()).casefold()):
+        part = piece.strip()
         if want == part:
             return True
         number = _SECTION.match(part)

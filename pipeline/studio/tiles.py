@@ -4,10 +4,10 @@ The viewer (OpenSeadragon) shows a big scan by fetching only the square tiles of
 level of detail it is looking at, the Deep Zoom layout: level ``max_level`` is the scan
 itself, each level below is half the size of the one above (rounded up), down to 1 x 1
 pixel; a tile is ``tile_size`` pixels square plus ``overlap`` pixels shared with each
-neighbour. Levels are made when first asked for, each by halving the one above: each pixel is the mean of a
-2 x 2 block (:func:`halve`), and tiles are encoded as JPEG when asked for and kept, so the
-first view of a 70-Mpx scan costs one pass of halvings and a few dozen small JPEGs,
-never a tile set written to disk.
+neighbour. Levels are made when first asked for, each by halving the one above: each
+pixel is the mean of a 2 x 2 block (:func:`halve`), and tiles are encoded as JPEG when
+asked for and kept, so the first view of a 70-Mpx scan costs one pass of halvings and a
+few dozen small JPEGs, never a tile set written to disk.
 
 >>> import numpy as np
 >>> pyramid = Pyramid(np.zeros((600, 1000, 3), np.uint8))

@@ -30,7 +30,7 @@ def terrain_keys(names: list[str]) -> dict[str, str]:
     >>> terrain_keys(["clear", "woods"])
     {'clear': '1', 'woods': '2'}
     """
-    return {name: key for name, key in zip(names, KEYS, strict=False)}
+    return dict(zip(names, KEYS, strict=False))
 
 
 def page_state(workspace: Workspace) -> dict[str, Any]:

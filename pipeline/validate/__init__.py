@@ -36,8 +36,8 @@ from pipeline.validate.findings import (
 from pipeline.validate.inject import ALARMS, KINDS, REASONS, Injected, Score, inject_errors, score
 from pipeline.validate.lint import lint_map, switched_off
 from pipeline.validate.picture import Picture, ScanView, draw_map, draw_scan
-from pipeline.validate.report import html_report, text_report, write_html_report
 from pipeline.validate.rawjson import read_raw, read_raw_file
+from pipeline.validate.report import html_report, text_report, write_html_report
 from pipeline.validate.roles import ROLE_NAMES, Roles, parse_role_options, roles_for
 from pipeline.validate.screen import screen_document, screen_file
 from pipeline.validate.validation import (
@@ -78,7 +78,6 @@ __all__ = [
     "html_report",
     "inject_errors",
     "lint_map",
-    "switched_off",
     "parse_role_options",
     "read_accepted",
     "read_raw",
@@ -90,6 +89,7 @@ __all__ = [
     "screen_file",
     "sidecar_of",
     "sort_findings",
+    "switched_off",
     "text_report",
     "typed_grid",
     "validate_data",

@@ -105,7 +105,9 @@ _SCRIPT = """
     shown.forEach(function (it) { it.classList.add("selected"); });
     if (shown.length) { shown[0].scrollIntoView({block: "nearest"}); }
   }
-  items.forEach(function (it) { it.addEventListener("click", function () { selectFinding(it); }); });
+  items.forEach(function (it) {
+    it.addEventListener("click", function () { selectFinding(it); });
+  });
   marks.forEach(function (m) { m.addEventListener("click", function () { selectHex(m); }); });
   function applyFilters() {
     var off = {};
@@ -139,8 +141,10 @@ _SCRIPT = """
     sizer.style.width = (picture.width * zoom) + "px";
     sizer.style.height = (picture.height * zoom) + "px";
   }
-  document.getElementById("zoom-in").addEventListener("click", function () { setZoom(zoom * 1.5); });
-  document.getElementById("zoom-out").addEventListener("click", function () { setZoom(zoom / 1.5); });
+  document.getElementById("zoom-in").addEventListener("click",
+                                                      function () { setZoom(zoom * 1.5); });
+  document.getElementById("zoom-out").addEventListener("click",
+                                                       function () { setZoom(zoom / 1.5); });
   view.addEventListener("wheel", function (e) {
     if (!e.ctrlKey) { return; }
     e.preventDefault();
@@ -215,7 +219,8 @@ _SCRIPT = """
       out.setAttribute("data-side", sideOf(sided));
     }
     document.getElementById("zoom-in").dispatchEvent(new MouseEvent("click", {bubbles: true}));
-    if (map.style.transform !== "scale(1.5)" || sizer.style.width !== (picture.width * 1.5) + "px") {
+    if (map.style.transform !== "scale(1.5)"
+        || sizer.style.width !== (picture.width * 1.5) + "px") {
       result = "FAIL zoom " + map.style.transform;
     }
     view.dispatchEvent(new MouseEvent("mousedown", {bubbles: true, clientX: 200, clientY: 200}));

@@ -81,15 +81,13 @@ class _Screen:
         if not isinstance(entries, dict):
             return
         kept: dict[str, Any] = {}
-        for hex_id, entry in entries.items():
+        for hex_id, given in entries.items():
             if not self.grid.has_hex(hex_id):
                 self.off_grid(hex_id, hex_id, f"hexes.{hex_id}")
                 continue
-            if isinstance(entry, dict):
-                entry = self.hex_entry(hex_id, entry)
-                if entry is None:
-                    continue
-            kept[hex_id] = entry
+            entry = self.hex_entry(hex_id, given) if isinstance(given, dict) else given
+            if entry is not None or not isinstance(given, dict):
+                kept[hex_id] = entry
         self.data["hexes"] = kept
 
     def hex_entry(self, hex_id: str, entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -109,12 +107,10 @@ class _Screen:
         if not isinstance(sides, list):
             return
         kept = []
-        for i, side in enumerate(sides):
-            if isinstance(side, dict):
-                side = self.side_entry(i, side)
-                if side is None:
-                    continue
-            kept.append(side)
+        for i, given in enumerate(sides):
+            side = self.side_entry(i, given) if isinstance(given, dict) else given
+            if side is not None or not isinstance(given, dict):
+                kept.append(side)
         self.data["hexsides"] = kept
 
     def side_entry(self, i: int, side: dict[str, Any]) -> dict[str, Any] | None:

@@ -25,8 +25,8 @@ from pipeline.validate.diff import MapDiff, diff_maps
 from pipeline.validate.facts import check_facts
 from pipeline.validate.findings import Finding, count_by, sort_findings
 from pipeline.validate.lint import lint_map
-from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.rawjson import read_raw, read_raw_file
+from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.screen import screen_document
 from pipeline.validate.sides import transpositions
 

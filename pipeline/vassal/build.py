@@ -192,7 +192,7 @@ def board_slots(map_data: MapData) -> dict[str, tuple[int, int]] | None:
         return None
     first = joined.parts[0][0]
     slots: dict[str, tuple[int, int]] = {}
-    for board, (grid, (dq, dr)) in zip(map_data.boards, joined.parts):
+    for board, (grid, (dq, dr)) in zip(map_data.boards, joined.parts, strict=True):
         origin = grid.from_offset(0, 0)
         col, row = first.offset(Hex(origin.q + dq, origin.r + dr))
         slots[board.name] = (round(col / first.cols), round(row / first.rows))
@@ -477,7 +477,7 @@ def _plan(inputs: GameInputs, boards: list[_Board], units_art: Mapping[str, _Cou
     the_map = inputs.map_data
     markers: dict[str, MarkerSpec] = {m.id: m for m in inputs.markers or [] if m.id in markers_art}
     keys = [f"unit:{u.id}" for u in inputs.units] + [f"marker:{m}" for m in markers]
-    for hex_id, ids in placements.units.items():
+    for ids in placements.units.values():
         keys += [f"setup:{u}" for u in ids]
     for hex_id, ids in placements.markers.items():
         keys += [f"marker-setup:{m}@{hex_id}#{k}" for k, m in enumerate(ids)]
@@ -520,7 +520,8 @@ def _plan(inputs: GameInputs, boards: list[_Board], units_art: Mapping[str, _Cou
         grid = plans[board.name].plan.grid.grid
         point = grid.location_point(hex_id)
         assert point is not None  # vassal_grid proved every hex
-        if not (0 <= point[0] < plans[board.name].width and 0 <= point[1] < plans[board.name].height):
+        on = plans[board.name]
+        if not (0 <= point[0] < on.width and 0 <= point[1] < on.height):
             warnings.append(f"hex {hex_id}: its centre {point} lies outside board"
                             f" '{board.name}' ({plans[board.name].width}x"
                             f"{plans[board.name].height} px)")
@@ -533,7 +534,8 @@ def _plan(inputs: GameInputs, boards: list[_Board], units_art: Mapping[str, _Cou
 
     protos = prototypes()
     prototype_list = [
-        (UNIT_PROTOTYPE, "Every unit: flip report, mark when moved, delete", protos[UNIT_PROTOTYPE]),
+        (UNIT_PROTOTYPE, "Every unit: flip report, mark when moved, delete",
+         protos[UNIT_PROTOTYPE]),
         (MARKER_PROTOTYPE, "Every marker: delete", protos[MARKER_PROTOTYPE]),
     ]
     prototype_list += [(side_prototype(s), f"{side_label(s)} units: the Side property",

@@ -21,11 +21,11 @@ from pipeline.vassal.encoding import PieceDefinition
 from pipeline.vassal.grid import GridPlan
 
 __all__ = [
+    "VASSAL_VERSION",
     "BoardPlan",
     "ModulePlan",
     "SlotPlan",
     "StackPlan",
-    "VASSAL_VERSION",
     "build_file_xml",
     "moduledata_xml",
 ]

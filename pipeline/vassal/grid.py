@@ -114,13 +114,15 @@ def vassal_grid(grid: HexGrid, width: int, height: int) -> GridPlan:
     u0_true -= virtual * pitch_u
     v0_true -= virtual * pitch_v / 2
 
+    cols = numbering.first_col, numbering.col_digits, numbering.descending_cols
+    rows = numbering.first_row, numbering.row_digits, numbering.descending_rows
     if sideways:  # the printed row is VASSAL's column part, the printed column its row part
-        c_first, c_digits, c_desc = numbering.first_row, numbering.row_digits, numbering.descending_rows
-        r_first, r_digits, r_desc = numbering.first_col, numbering.col_digits, numbering.descending_cols
+        c_first, c_digits, c_desc = rows
+        r_first, r_digits, r_desc = cols
         first = "H" if numbering.row_first else "V"
     else:
-        c_first, c_digits, c_desc = numbering.first_col, numbering.col_digits, numbering.descending_cols
-        r_first, r_digits, r_desc = numbering.first_row, numbering.row_digits, numbering.descending_rows
+        c_first, c_digits, c_desc = cols
+        r_first, r_digits, r_desc = rows
         first = "V" if numbering.row_first else "H"
     probe = VassalHexGrid(dx=pitch_u, dy=pitch_v, width=width, height=height, sideways=sideways)
     max_c = probe.max_rows() if sideways else probe.max_columns()

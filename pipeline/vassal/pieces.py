@@ -113,7 +113,8 @@ def _number(value: int | float) -> str:
 
 
 def prototypes() -> dict[str, PieceDefinition]:
-    """The module-wide prototypes: ``Unit`` and ``Marker`` (per-side ones: :func:`side_prototype`)."""
+    """The module-wide prototypes: ``Unit`` and ``Marker`` (per-side ones:
+    :func:`side_prototype`)."""
     empty = basic_piece("", "")
     unit = PieceDefinition((
         report_state([named_key(FLIP)], "$location$: $newPieceName$ flipped *"),

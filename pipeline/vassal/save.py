@@ -342,8 +342,8 @@ def _where_on(the_map: ModuleMap | None, placed: list[PlacedBoard], x: int | Non
         if board.contains(x, y):
             name = board.board.name_at(x - board.x, y - board.y)
             if name is None:
-                return board.board.name, OFFBOARD, f"board '{board.board.name}' has no grid" \
-                    " naming its point"
+                return (board.board.name, OFFBOARD,
+                        f"board '{board.board.name}' has no grid naming its point")
             return board.board.name, name, None
     return None, OFFBOARD, "it lies on no board of its map"
 
@@ -500,8 +500,8 @@ def position_from_save(saved: SavedGame, *, phase: str = "movement",
             markers.append(marker)
         elif unit_id:
             if unit_id in seen:
-                left_out.append((piece, f"unit '{unit_id}' is already placed (two pieces"
-                                 " carry its id)"))
+                left_out.append((piece, (f"unit '{unit_id}' is already placed (two pieces"
+                                 " carry its id)")))
                 continue
             seen.add(unit_id)
             entry: dict[str, Any] = {"id": unit_id}
@@ -515,8 +515,8 @@ def position_from_save(saved: SavedGame, *, phase: str = "movement",
                 entry["steps"] = steps
             units.append(entry)
         else:
-            left_out.append((piece, "not a unit or marker bocage knows (no UnitId or MarkerId"
-                             " property, and no unit of that name)"))
+            left_out.append((piece, ("not a unit or marker bocage knows (no UnitId or MarkerId"
+                             " property, and no unit of that name)")))
     sides = [side_name(s) for _, s in saved.players]
     side = active_side or next((s for s in sides if s), None)
     doc = {

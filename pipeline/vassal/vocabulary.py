@@ -60,8 +60,8 @@ _GRIDS = """
 HexGrid RegionGrid Region SquareGrid ZonedGrid mapgrid.HexGridNumbering
 mapgrid.SquareGridNumbering mapgrid.Zone mapgrid.ZoneHighlight mapgrid.ZonedGridHighlighter
 """
-_WIDGETS = "BoxWidget CardSlot Chart HtmlChart ListWidget MapWidget PanelWidget PieceSlot " \
-           "TabWidget WidgetMap"
+_WIDGETS = ("BoxWidget CardSlot Chart HtmlChart ListWidget MapWidget PanelWidget PieceSlot"
+            " TabWidget WidgetMap")
 _OTHER = """
 VASSAL.i18n.Language VASSAL.i18n.Translation
 VASSAL.preferences.BooleanPreference VASSAL.preferences.DoublePreference

@@ -80,8 +80,9 @@ def test_aids_set_text_in_regular_and_headings_in_bold_every_font_embedded(tmp_p
         assert found and all(f["emb"] == "yes" for f in found), (path.name, found)
         assert not any("Helvetica" in f["name"] for f in found), path.name
         meta = PdfReader(str(path)).metadata
-        assert meta.author == "bocage, for D-Day Omaha Beach: Beach to Bocage (Beach to" \
-            " Bocage / Landing and Linkup map)" and "play aid" in meta.subject, path.name
+        assert meta.author == ("bocage, for D-Day Omaha Beach: Beach to Bocage (Beach to"
+                               " Bocage / Landing and Linkup map)"), path.name
+        assert "play aid" in meta.subject, path.name
     names = {f["name"].split("+")[-1] for f in fonts(tmp_path / "aids" / "tec.pdf")}
     assert {"DejaVuSansCondensed", "DejaVuSans-Bold"} <= names  # body text and headings
 

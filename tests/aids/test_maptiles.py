@@ -90,7 +90,7 @@ def test_hexside_features_are_printed_on_the_tiles(demo):
     def river_pixels(data) -> int:
         image = render_board(data, "omaha", hex_size=0.625, dpi=60)
         return sum(n for n, c in image.getcolors(1 << 20)
-                   if sum(abs(a - b) for a, b in zip(c, river)) < 30)
+                   if sum(abs(a - b) for a, b in zip(c, river, strict=True)) < 30)
 
     bare = demo.model_copy(update={"hexsides": []})
     assert river_pixels(demo) > 200 and river_pixels(bare) < 20

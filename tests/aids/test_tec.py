@@ -27,7 +27,7 @@ def _row(text, name):
 
 
 def test_demo_costs_per_unit_class_and_combat_lines(tmp_path):
-    rules, _, _, text = _chart(tmp_path, "demo")
+    _rules, _, _, text = _chart(tmp_path, "demo")
     assert _row(text, "marsh")[:2] == ["2", "4"]
     assert _row(text, "woods")[:3] == ["2", "3", "CRT"]
     assert _row(text, "village")[:3] == ["+1", "+1", "?"]

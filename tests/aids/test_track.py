@@ -6,6 +6,8 @@ text (poppler) and on the PNG's pixels.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -64,10 +66,10 @@ def test_the_boxes_are_a_track_in_turn_order(game, name):
     for row in rows.values():
         assert len(row) <= BOXES_PER_ROW
         assert len({b.h for b in row}) == 1  # a row's boxes share their height
-        for left, right in zip(row, row[1:], strict=False):
+        for left, right in itertools.pairwise(row):
             assert right.x == pytest.approx(left.x + left.w)  # side by side, left to right
         assert row[0].x == pytest.approx(36.0)
-    tops = [key for key in rows]
+    tops = list(rows)
     assert tops == sorted(tops)  # rows run down the pages
     assert all(len(row) == BOXES_PER_ROW for row in list(rows.values())[:-1])
 

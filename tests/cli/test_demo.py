@@ -94,7 +94,7 @@ def test_the_outputs_hold_what_each_stage_makes(ran):
     folder = where / DEFAULT_FOLDER
     digitized = json.loads((folder / "digitized.json").read_text(encoding="utf-8"))
     assert digitized["kind"] == "map" and len(digitized["hexes"]) == 550
-    layers = {name: kind for name, kind in pyogrio.list_layers(folder / "digitized.gpkg")}
+    layers = dict(pyogrio.list_layers(folder / "digitized.gpkg"))
     assert layers == {"hexes": "Polygon", "hexsides": "LineString"}
     assert "<html" in (folder / "validation.html").read_text(encoding="utf-8")[:200].lower()
     with Image.open(folder / "counters" / "contact-sheet.png") as sheet:

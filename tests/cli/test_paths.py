@@ -107,7 +107,7 @@ def test_binary_data_is_not_written_to_a_terminal(manifest, monkeypatch):
 
 @pytest.mark.parametrize(("make", "message"), [
     (lambda p: p.mkdir(), "is a folder; MANIFESTS takes a file"),
-    (lambda p: os.mkfifo(p), "is a pipe; MANIFESTS takes a regular file"),
+    (os.mkfifo, "is a pipe; MANIFESTS takes a regular file"),
     (lambda p: None, "no such file"),
 ])
 def test_inputs_that_are_not_regular_files_are_one_line(tmp_path, make, message):
@@ -129,10 +129,10 @@ def test_check_reports_each_bad_path_and_goes_on(tmp_path):
     (["counters", "render", str(UNITS)],
      "bocage: counters render: Missing option '--out' (see 'bocage counters render --help')"),
     (["counters", "sheet", str(UNITS), "--pdf", "x.pdf", "--paper", "legal"],
-     "bocage: counters sheet: --paper: 'legal' is not one of 'letter', 'a4' (see 'bocage"
-     " counters sheet --help')"),
-    (["vassal", "frobnicate"], "bocage: vassal: No such command 'frobnicate' (see 'bocage"
-     " vassal --help')"),
+     ("bocage: counters sheet: --paper: 'legal' is not one of 'letter', 'a4' (see 'bocage"
+     " counters sheet --help')")),
+    (["vassal", "frobnicate"], ("bocage: vassal: No such command 'frobnicate' (see 'bocage"
+     " vassal --help')")),
 ])
 def test_usage_errors_are_one_line(args, line):
     code, _, stderr = run(*args)

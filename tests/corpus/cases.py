@@ -321,11 +321,11 @@ def _lying_module(shared: Path, case: Path) -> None:
     path.write_bytes(bytes(data))
 
 
-_LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
-           '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>'
-           '<VASSAL.build.GameModule name="&lol2;"/>').encode()
-_XXE = ('<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-        '<VASSAL.build.GameModule name="&x;"/>').encode()
+_LAUGHS = (b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+           b'<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>'
+           b'<VASSAL.build.GameModule name="&lol2;"/>')
+_XXE = (b'<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        b'<VASSAL.build.GameModule name="&x;"/>')
 
 
 def _slip(source: zipfile.ZipFile, target: zipfile.ZipFile) -> None:
@@ -335,7 +335,7 @@ def _slip(source: zipfile.ZipFile, target: zipfile.ZipFile) -> None:
 
 def _declared_bomb(shared: Path, case: Path) -> None:
     """A module whose central directory declares more than bocage reads in all."""
-    _module(lambda s, t: _copy_entries(s, t))(shared, case)
+    _module(_copy_entries)(shared, case)
     path = case / "bad.vmod"
     data = bytearray(path.read_bytes())
     at = data.find(b"PK\x01\x02")

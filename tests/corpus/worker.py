@@ -49,7 +49,7 @@ def _run(cli: Any, request: dict[str, Any]) -> dict[str, Any]:
         code = exc.code if exc.code is not None else 0
     except _Timeout:
         code = "timeout"
-    except BaseException as exc:  # noqa: BLE001 - reported, never hidden
+    except BaseException as exc:
         import traceback
 
         traceback.print_exc()

@@ -67,7 +67,7 @@ def test_an_svg_symbol_draws_where_the_svg_draws(mountain):
 
 
 def test_an_svg_symbol_is_vector_art_in_the_pdf(tmp_path, mountain):
-    unit, style = mountain
+    _unit, style = mountain
     units = units_from_text("id,side,type\n1/99,allied,mountain_infantry\n",
                             str(tmp_path / "u.csv"), unit_types=style.symbols)
     pdf = tmp_path / "s.pdf"
@@ -168,7 +168,7 @@ def test_a_style_naming_a_missing_file_says_where(tmp_path):
         load_style(path)
     assert str(caught.value) == f"{path}: symbols.ski.file: no file 'ski.svg' in {tmp_path}"
     path.write_text(json.dumps({"symbols": {"Ski Troops": {"file": "ski.svg"}}}))
-    with pytest.raises(DataError, match="symbols.Ski Troops: a unit type is written in lower"):
+    with pytest.raises(DataError, match=r"symbols.Ski Troops: a unit type is written in lower"):
         load_style(path)
 
 

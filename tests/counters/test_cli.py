@@ -50,7 +50,7 @@ def test_unknown_unit_type_fails_with_one_line_and_writes_nothing(tmp_path):
     path = tmp_path / "units.csv"
     path.write_text("\n".join([header, *rows]) + "\n")
     out = tmp_path / "out"
-    code, stdout, stderr = run("render", path, "--out", out)
+    code, _stdout, stderr = run("render", path, "--out", out)
     assert code == 2
     assert stderr.strip() == f"bocage: {path}:12: unknown unit type 'armr' (did you mean 'armor'?)"
     assert not out.exists()
@@ -94,7 +94,8 @@ def test_sheet_writes_a_duplex_pdf(tmp_path):
     if shutil.which("pdfinfo"):
         import subprocess
 
-        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                              check=True).stdout
         assert "Pages:           2" in info and "595.276 x 841.89" in info
 
 
@@ -115,10 +116,10 @@ def test_a_side_without_colour_is_drawn_in_its_own_and_said_once(tmp_path):
     assert code == 0
     lines = stderr.splitlines()
     assert lines == [
-        f"bocage: warning: {units}:2: side 'soviet' has no colour in the counter style: drawn"
-        " in #c9a7d6; give it one under \"sides\" in style.json (or --style)",
-        f"bocage: warning: {units}:4: side 'finnish' has no colour in the counter style: drawn"
-        " in #e3b47c; give it one under \"sides\" in style.json (or --style)",
+        (f"bocage: warning: {units}:2: side 'soviet' has no colour in the counter style: drawn"
+        " in #c9a7d6; give it one under \"sides\" in style.json (or --style)"),
+        (f"bocage: warning: {units}:4: side 'finnish' has no colour in the counter style: drawn"
+        " in #e3b47c; give it one under \"sides\" in style.json (or --style)"),
     ]
     corner = {}
     for name in ("1", "3", "4", "sf"):
@@ -162,8 +163,9 @@ def test_an_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path):
     code, _, stderr = run("render", tmp_path / "units.csv", "--out", tmp_path / "out",
                           "--jobs", "2")
     assert code == 2
-    assert stderr.strip() == f"bocage: {tmp_path / 'bad.svg'}: line 1: not a readable SVG" \
-        " file (Couldn't find end of Start Tag polygon line 1, line 1, column 14)"
+    assert stderr.strip() == (f"bocage: {tmp_path / 'bad.svg'}: line 1: not a readable SVG"
+                              " file (Couldn't find end of Start Tag polygon line 1, line 1,"
+                              " column 14)")
     assert not (tmp_path / "out").exists()
 
 

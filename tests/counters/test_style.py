@@ -58,8 +58,8 @@ def test_a_game_style_is_laid_over_the_default(tmp_path):
 @pytest.mark.parametrize(("doc", "message"), [
     ({"sides": {"allied": {"background": "#12345"}}},
      "sides.allied.background: expected a colour written '#rrggbb', got '#12345'"),
-    ({"sides": {"allied": {"backgroud": "#123456"}}}, "sides.allied: missing required key"
-                                                       " 'background'"),
+    ({"sides": {"allied": {"backgroud": "#123456"}}}, ("sides.allied: missing required key"
+                                                       " 'background'")),
     ({"values": "attack-defense-movement"}, "values"),
     ({"colour": 1}, "colour"),
     ([1, 2], "expected a JSON object"),

@@ -54,7 +54,7 @@ def test_symbols_scale_with_frame_on_whole_pixels(px):
 def test_size_marks_and_icons_are_transparent_around_their_ink():
     mark = np.asarray(size_mark_image("battalion", 90, 18, 2, BLACK))
     assert mark[0, 0, 3] == 0 and mark[..., 3].max() == 255
-    ys, xs = np.nonzero(mark[..., 3])
+    _ys, xs = np.nonzero(mark[..., 3])
     assert abs((xs.min() + xs.max() + 1) / 2 - 45) <= 1  # centred on the strip
     for name in ICONS:
         icon = np.asarray(icon_image(name, 64, 2, BLACK))

@@ -123,7 +123,7 @@ def test_an_unknown_field_names_its_line(tmp_path):
                                  " (did you mean '{attack}'?)")
     (tmp_path / "u.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">'
                                     "<text>{kind}</text></svg>")
-    with pytest.raises(DataError, match="unknown field '{kind}'"):
+    with pytest.raises(DataError, match=r"unknown field '{kind}'"):
         load_template(tmp_path / "u.svg", "unit")  # a marker column on a unit template
     assert load_template(tmp_path / "u.svg", "marker").fields == {"kind"}
 

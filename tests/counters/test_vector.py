@@ -31,7 +31,8 @@ def _sheet(tmp_path: Path, game: str, bleed: float = 0.0):
 def test_a_sheet_page_is_paths_and_text_with_no_pictures(tmp_path):
     _, _, pdf, _ = _sheet(tmp_path, "demo")
     ops, kinds = operators(pdf, 0)
-    # A filled face a counter (61 here: re f), strokes (m l S), curves (c: ovals, circles, arcs), text (Tj).
+    # A filled face a counter (61 here: re f), strokes (m l S), curves (c: ovals, circles,
+    # arcs), text (Tj).
     assert ops["re"] >= 61 and ops["m"] > 50 and ops["l"] > 50 and ops["c"] > 10
     assert ops["Tj"] > 60 and ops["S"] >= 10
     assert kinds["/Image"] == 0 and kinds["/Form"] >= 5  # repeated symbols drawn once
@@ -70,8 +71,8 @@ def test_metadata_names_the_game(tmp_path):
     pdf = tmp_path / "sheet.pdf"
     write_sheet_pdf(units, None, pdf, SheetOptions(), info=info)
     meta = PdfReader(str(pdf)).metadata
-    assert meta.title == "D-Day Omaha Beach: Beach to Bocage (Beach to Bocage / Landing and" \
-        " Linkup map): counter sheets"
+    assert meta.title == ("D-Day Omaha Beach: Beach to Bocage (Beach to Bocage / Landing and"
+                          " Linkup map): counter sheets")
     assert meta.author != "anonymous" and "D-Day Omaha Beach" in meta.author
     assert "5/8 in" in meta.subject and "units.csv" in meta.subject
 

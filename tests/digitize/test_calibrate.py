@@ -8,12 +8,11 @@ import numpy as np
 import pytest
 
 from pipeline.digitize import calibrate, fit_anchors
-from pipeline.digitize.gridfile import grid_from_data, grid_from_spec
-from pipeline.digitize.gridfit import apply_homography, fit_homography, hex_units
-from pipeline.digitize.gridfit import robust_homography
-from pipeline.digitize.lattice import find_lattice, find_printed_lattice
 from pipeline.digitize.calibrate import _middle_lattice
+from pipeline.digitize.gridfile import grid_from_data, grid_from_spec
+from pipeline.digitize.gridfit import apply_homography, fit_homography, hex_units, robust_homography
 from pipeline.digitize.ink import Pyramid, gray, ink_map
+from pipeline.digitize.lattice import find_lattice, find_printed_lattice
 from pipeline.errors import DataError, GridError, ImageError
 from pipeline.hexgrid import Hex, HexGrid, Layout, Numbering, Orientation
 from pipeline.model import MapData
@@ -103,7 +102,7 @@ def test_one_wrong_anchor_among_four_is_named(demo, stretched):
     grid = grid_from_spec(demo.boards[0].grid)
     anchors = _clicked(rendered, scan, ("0101", "2501", "0122", "2522"))
     anchors["2522"] = anchors["2522"][0] - 150.0, anchors["2522"][1]  # clicked 3 hexes off
-    with pytest.raises(GridError, match="anchor 2522 is .* from where the others put it"):
+    with pytest.raises(GridError, match=r"anchor 2522 is .* from where the others put it"):
         fit_anchors(grid, anchors)
 
 

@@ -138,8 +138,8 @@ def test_refuses_to_overwrite_the_scan(tmp_path, scan_file):
     copy.write_bytes(scan_file.read_bytes())
     err = _bad(tmp_path, str(copy), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
                "--overlay", str(copy))
-    assert err == f"bocage: {copy}: --overlay would replace the input {copy} (SCAN); choose" \
-        " another file name\n"
+    assert err == (f"bocage: {copy}: --overlay would replace the input {copy} (SCAN); choose"
+                   " another file name\n")
 
 
 def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):
@@ -164,8 +164,8 @@ def test_help_names_every_option():
     code, stdout, _ = run("-h")
     assert code == 0
     for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--key", "--train",
-                   "--suggest", "--write-legend", "--overlay", "--geojson", "--gis", "--game", "--title",
-                   "--json", "--quiet"):
+                   "--suggest", "--write-legend", "--overlay", "--geojson", "--gis", "--game",
+                   "--title", "--json", "--quiet"):
         assert option in stdout
 
 

@@ -33,7 +33,8 @@ LINES = {"river", "road", "secondary_road", "railroad", "obstacle_green", "obsta
 def _folder() -> Path:
     folder = foreign.foreign_folder()
     if folder is None:
-        missing = "the foreign bench (shared/bench/foreign/ beside the repository, or $BOCAGE_FOREIGN)"
+        missing = ("the foreign bench (shared/bench/foreign/ beside the repository, or"
+                   " $BOCAGE_FOREIGN)")
         if os.environ.get("CI"):
             pytest.fail(f"CI is set but {missing} is not there")
         pytest.skip(f"{missing} is not there; CI runs these tests")

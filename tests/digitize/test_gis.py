@@ -31,8 +31,6 @@ from pipeline.render import (
 
 from .conftest import DEMO_MAP
 
-
-
 STYLE = RenderStyle(hex_size=48.0)  # flat fills: each hex's pixels show its terrain's colour
 
 

@@ -9,6 +9,7 @@ screened into halftone dots (the reader smooths them away) for one test.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -66,14 +67,14 @@ def drawn_map(screened: bool = False) -> Drawn:
     corners = side_geometry(fit).ends.reshape(-1, 2).max(axis=0)
     image = np.full((int(corners[1]) + 60, int(corners[0]) + 60, 3), PAPER, np.uint8)
     geo = side_geometry(fit)
-    for (p, q), inner in zip(geo.ends, geo.inner.all(axis=1), strict=True):
+    for p, q in geo.ends:
         cv2.line(image, tuple(np.rint(p).astype(int)), tuple(np.rint(q).astype(int)), INK, 1,
                  cv2.LINE_AA)
     truth: dict[tuple[str, str], set[str]] = {}
     centre = {grid.id(h): c for h, c in zip(grid.hexes(), fit.centres(grid.hexes()), strict=True)}
 
     def path(ids: list[str], colour: tuple[int, int, int], name: str, ties: bool = False) -> None:
-        for a, b in zip(ids, ids[1:], strict=False):
+        for a, b in itertools.pairwise(ids):
             p, q = centre[a], centre[b]
             cv2.line(image, tuple(np.rint(p).astype(int)), tuple(np.rint(q).astype(int)), colour,
                      3, cv2.LINE_AA)

@@ -108,9 +108,9 @@ def test_a_sample_off_the_grid_is_one_line(demo_scanned: Any, demo: MapData):
 
 def test_a_sample_of_a_terrain_the_legend_lacks(demo_scanned: Any, demo: MapData):
     legend = legend_from_map(demo, "legend.json")
-    with pytest.raises(DataError, match="legend.json: terrain.wods: --sample names terrain"
-                                        " 'wods', which the legend does not have \\(did you mean"
-                                        " 'woods'\\?\\)"):
+    with pytest.raises(DataError, match=r"legend.json: terrain.wods: --sample names terrain"
+                                        r" 'wods', which the legend does not have \(did you mean"
+                                        r" 'woods'\?\)"):
         digitize_scan(demo_scanned.scan.image, legend, samples={"wods": ["1403"]})
 
 

@@ -39,8 +39,8 @@ def test_every_colour_format_is_read():
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"terrain": {"woods": "green"}}, "legend.json: terrain.woods: unknown colour format 'green'"
-                                      r" \(write '#rrggbb' or \[r, g, b\] with 0-255 integers\)"),
+    ({"terrain": {"woods": "green"}}, ("legend.json: terrain.woods: unknown colour format 'green'"
+                                      r" \(write '#rrggbb' or \[r, g, b\] with 0-255 integers\)")),
     ({"terrain": {"woods": [91, 138]}}, r"terrain.woods: unknown colour format \[91, 138\]"),
     ({"terrain": {"woods": [91, 138, 300]}}, "terrain.woods: unknown colour format"),
     ({"terrain": {"woods": ["#5b8a3c", "#zzzzzz"]}}, r"terrain.woods\[1\]: unknown colour"),
@@ -65,7 +65,7 @@ def test_mistakes_are_one_located_line(change, message):
 
 def test_sampling_an_unknown_terrain_is_refused():
     legend = legend_from_data(GOOD, "legend.json")
-    with pytest.raises(DataError, match="--sample names terrain 'wods'.*did you mean 'woods'"):
+    with pytest.raises(DataError, match=r"--sample names terrain 'wods'.*did you mean 'woods'"):
         legend.with_colours("wods", ((1, 2, 3),))
 
 
@@ -120,8 +120,8 @@ def test_how_lines_are_drawn_is_read():
     ("road", {"casing": "black"}, "features.road.casing: unknown colour format 'black'"),
     ("road", {"example": ["0101", "0102"]}, "features.road.example: only a mark"),
     ("bridge", {"example": "0705"}, "features.bridge.example: an example hexside is two hex"),
-    ("bridge", {"over": ["rivr"]}, "features.bridge.over: 'rivr' is not a feature along"
-                                   " hexsides \\(did you mean 'river'\\?\\)"),
+    ("bridge", {"over": ["rivr"]}, ("features.bridge.over: 'rivr' is not a feature along"
+                                   " hexsides \\(did you mean 'river'\\?\\)")),
     ("bridge", {"over": ["road"]}, "features.bridge.over: 'road' is not a feature along"),
     ("river", {"over": ["bar"]}, "features.river.over: over lists the features"),
 ])

@@ -7,6 +7,8 @@ squares of another shape and plain hexes are the distractors.
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
@@ -48,7 +50,7 @@ def drawn() -> tuple[np.ndarray, GridFit]:
     centre = {grid.id(h): tuple(int(v) for v in np.rint(c))
               for h, c in zip(grid.hexes(), fit.centres(grid.hexes()), strict=True)}
     road = ["0305", "0404", "0504", "0604"]
-    for a, b in zip(road, road[1:], strict=False):
+    for a, b in itertools.pairwise(road):
         cv2.line(image, centre[a], centre[b], (130, 70, 30), 3, cv2.LINE_AA)
     for hex_id in TOWNS:
         x, y = centre[hex_id]
@@ -107,8 +109,8 @@ def test_a_symbol_example_showing_only_a_road_is_one_clear_line(drawn):
     image, fit = drawn
     h, w = image.shape[:2]
     road = to_lab(np.array([(130, 70, 30)], float))
-    with pytest.raises(DataError, match="scan.png: --symbol town=0404: hex 0404 shows only"
-                                        " lines the legend knows"):
+    with pytest.raises(DataError, match=r"scan.png: --symbol town=0404: hex 0404 shows only"
+                                        r" lines the legend knows"):
         read_symbols(image, fit, Light.flat(w, h), {"town": ["0404"]}, "scan.png", road)
     assert _found(image, fit, ["0305"]) == set(TOWNS)
 

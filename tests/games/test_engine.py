@@ -47,7 +47,7 @@ def test_omaha_supply_000_12_0():
 
 def test_omaha_movement_names_the_missing_movement_allowance():
     engine = Engine(load_game(maps("omaha"), maps("omaha") / "position.json"))
-    with pytest.raises(RulesError, match="no movement allowance.*fill in 'movement'"):
+    with pytest.raises(RulesError, match=r"no movement allowance.*fill in 'movement'"):
         engine.reachable("38/2")
 
 
@@ -116,7 +116,7 @@ def test_cobra_position_spanning_boards_is_refused(tmp_path):
 
 
 def test_cobra_without_a_position_asks_for_one():
-    with pytest.raises(RulesError, match="2 boards \\(A, B\\).*give a position"):
+    with pytest.raises(RulesError, match=r"2 boards \(A, B\).*give a position"):
         load_game(maps("cobra"))
 
 

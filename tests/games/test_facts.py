@@ -10,7 +10,7 @@ import pytest
 from pipeline.model import Facts, MapData, load_facts, load_map
 from pipeline.model.facts import CLAIMS
 
-from .conftest import GAMES, RULEBOOKS, ROOT, maps
+from .conftest import GAMES, ROOT, RULEBOOKS, maps
 
 FOLDERS = [*GAMES, "demo"]
 

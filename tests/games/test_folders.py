@@ -4,7 +4,6 @@ its schema, and says in its README what the rulebook gives and what a builder mu
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest

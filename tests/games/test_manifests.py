@@ -14,6 +14,7 @@ from pipeline.model import load_markers, load_scenario, load_units
 
 from .conftest import CODES, counters, maps, rulebook
 
+
 def cites(game: str, notes: str) -> bool:
     """A citation of the game's rulebook: ``003 §5.9.11`` or the file name, with a section
     (the player aid's paragraphs and Cobra's Variant Sheet have no numbers)."""

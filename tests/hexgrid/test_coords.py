@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import pytest
@@ -16,9 +17,9 @@ from pipeline.hexgrid import (
     direction_names,
     distance,
     line,
-    sight_line,
     offset_to_axial,
     ring,
+    sight_line,
 )
 
 from .conftest import FLAT, POINTY, PROPERTY, lattice_hexes
@@ -118,7 +119,7 @@ def test_line_runs_from_a_to_b_one_adjacent_hex_per_step(a, b):
     hexes = line(a, b)
     assert hexes[0] == a and hexes[-1] == b
     assert len(hexes) == distance(a, b) + 1
-    for x, y in zip(hexes, hexes[1:], strict=False):
+    for x, y in itertools.pairwise(hexes):
         assert distance(x, y) == 1
     # Each hex is one step further from a and one closer to b.
     assert [distance(a, h) for h in hexes] == list(range(len(hexes)))
@@ -190,7 +191,7 @@ def test_flat_offset_columns_are_straight_and_the_shifted_parity_sits_lower(shif
     # Along a lattice column, rows step by the S vector (0, +1).
     for col in range(-3, 4):
         hexes = [offset_to_axial(col, row, Orientation.FLAT, shifted) for row in range(5)]
-        assert all(b.q == a.q and b.r == a.r + 1 for a, b in zip(hexes, hexes[1:], strict=False))
+        assert all(b.q == a.q and b.r == a.r + 1 for a, b in itertools.pairwise(hexes))
     # A shifted column's hex (col, 0) is the SE neighbour of (col-1, 0); an
     # unshifted one is the NE neighbour.
     for col in range(-3, 4):

@@ -378,7 +378,9 @@ def test_neighbouring_polygons_touch_but_do_not_overlap(gh):
         # a GEOS overlay, which misbehaves here: see the xfail below.)
         p, q = corners[d - 1], corners[d]
         edge = q - p
-        side = lambda pt: edge[0] * (pt[1] - p[1]) - edge[1] * (pt[0] - p[0])  # noqa: E731
+        def side(pt, p=p, edge=edge):
+            return edge[0] * (pt[1] - p[1]) - edge[1] * (pt[0] - p[0])
+
         own = np.sign(side(centre))
         scale = float(np.hypot(*edge)) ** 2
         assert all(own * side(c) <= 1e-9 * scale for c in np.array(g.corners(n)))
@@ -426,7 +428,7 @@ def test_polygons_of_nothing_is_an_empty_array(scenario_grid):
 @HEAVY
 @given(grid_and_hex(max_size=8, affine=True), st.data())
 def test_region_made_of_some_hexes_gives_back_those_hexes(gh, data):
-    g, h = gh
+    g, _h = gh
     chosen = set(data.draw(st.lists(st.sampled_from(g.hexes()), min_size=1, max_size=8)))
     # Shrunk by a hair (1e-9 of a pitch) so the region's edges are not 1 ulp from
     # the neighbours' edges; the exact union is the strict xfail below.

@@ -30,7 +30,7 @@ from .conftest import (
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
 @pytest.mark.parametrize("name", ["dx", "dy", "x0", "y0", "rotation"])
 def test_non_finite_layout_values_raise_grid_error(name, bad):
-    values = dict(dx=48.0, dy=55.0, x0=0.0, y0=0.0, rotation=0.0)
+    values = {"dx": 48.0, "dy": 55.0, "x0": 0.0, "y0": 0.0, "rotation": 0.0}
     values[name] = bad
     with pytest.raises(GridError, match="finite"):
         Layout(**values)
@@ -188,8 +188,8 @@ def test_random_points_inside_a_hex_polygon_are_that_hex(gh, weights):
     corners = np.array(g.corners(h))
     centre = np.array(g.center(h))
     poly = g.polygon(h)
-    for w in weights:
-        w = np.array(w) / sum(w)
+    for raw in weights:
+        w = np.array(raw) / sum(raw)
         p = w @ corners
         p = centre + (p - centre) * (1 - 1e-7)  # shrink towards the centre
         assert poly.covers(shapely.Point(p))

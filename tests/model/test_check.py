@@ -193,8 +193,8 @@ def test_vocabulary_nobody_uses_is_only_a_warning(game):
     rewrite(game / "rules.json", drop)
     game_result = check_game_dir(game)[-1]
     assert game_result.warnings == (
-        f"{game / 'rules.json'}: hexside feature 'bridge' of {game / 'map.json'}'s vocabulary has"
-        " no entry (no hexside uses it)",)
+        (f"{game / 'rules.json'}: hexside feature 'bridge' of {game / 'map.json'}'s vocabulary has"
+        " no entry (no hexside uses it)"),)
     assert game_result.summary.endswith("1 warnings")
 
 
@@ -229,8 +229,8 @@ def test_scenario_first_player_and_edges_fit_the_rules_and_map(game):
     rewrite(game / "scenario.json", lambda d: (d.update(first_player="allied"),
                                                d["reinforcements"][1].update(edge="east")))
     assert check_game_dir(game)[-1].warnings == (
-        f"{game / 'scenario.json'}: reinforcements[1].edge: the map does not describe its east"
-        f" edge (add edges.east to {game / 'map.json'})",)
+        (f"{game / 'scenario.json'}: reinforcements[1].edge: the map does not describe its east"
+        f" edge (add edges.east to {game / 'map.json'})"),)
 
 
 def test_explicit_counters_folder_and_a_folder_without_manifests(game, tmp_path):

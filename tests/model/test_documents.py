@@ -88,10 +88,10 @@ def test_nesting_is_bounded_below_the_parser_limit_with_its_place():
     ('{"x": -Infinity}', "m.json: invalid JSON (-Infinity is not valid JSON)"),
     ('{"x": 1e400}', "m.json: invalid JSON (the number 1e400 is too large)"),
     ('{"x": ' + "9" * 5000 + "}", "m.json: invalid JSON (a number with too many digits)"),
-    ('{"name": "9\\u00002"}', "m.json: name: the text holds the control character U+0000;"
-     " remove it"),
-    ('{"units": [{"id": "\\ud800"}]}', "m.json: units[0].id: the text holds the control"
-     " character U+D800; remove it"),
+    ('{"name": "9\\u00002"}', ("m.json: name: the text holds the control character U+0000;"
+     " remove it")),
+    ('{"units": [{"id": "\\ud800"}]}', ("m.json: units[0].id: the text holds the control"
+     " character U+D800; remove it")),
     ('{"a\\u0007b": 1}', "m.json: a key holds the control character U+0007; remove it"),
 ])
 def test_what_pythons_parser_lets_through_is_refused(text, expected):
@@ -113,11 +113,11 @@ def test_a_file_over_the_size_limit_is_not_read(tmp_path):
 @pytest.mark.parametrize(("data", "expected"), [
     ([1, 2], "m.json: expected a JSON object at the top level, got a list"),
     ("map", "m.json: expected a JSON object at the top level, got 'map'"),
-    ({"game": "x"}, 'm.json: no "kind" key at the top level'
-                    " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')"),
+    ({"game": "x"}, ('m.json: no "kind" key at the top level'
+                    " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')")),
     ({"kind": 3}, "m.json: kind: expected a string, got 3"),
-    ({"kind": "mapp"}, "m.json: kind: unknown kind 'mapp' (did you mean 'map'?)"
-                       " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')"),
+    ({"kind": "mapp"}, ("m.json: kind: unknown kind 'mapp' (did you mean 'map'?)"
+                       " (one of 'crt', 'facts', 'map', 'position', 'rules', 'scenario')")),
 ])
 def test_the_top_level_is_checked_first(data, expected):
     assert error_of(lambda: document_kind(data, "m.json")) == expected

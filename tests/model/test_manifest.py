@@ -218,8 +218,8 @@ def test_tables_are_documented():
 
 @pytest.mark.parametrize(("row", "expected"), [
     ("m,support_fir,german,+3,1", "markers.csv:2: kind: expected one of 'support_fire',"),
-    ("m,support_fire,german,three,1", "markers.csv:2: value: expected a number such as '+3' or"
-                                      " '-1', got 'three'"),
+    ("m,support_fire,german,three,1", ("markers.csv:2: value: expected a number such as '+3' or"
+                                      " '-1', got 'three'")),
     ("m,support_fire,german,+3,0", "markers.csv:2: count: must be >= 1, got 0"),
     ("m,support_fire,german,+3,x", "markers.csv:2: count: 'x' is not a whole number"),
 ])
@@ -248,7 +248,7 @@ def test_errors_are_manifest_errors_with_row_and_column():
                                             ("\ud800", "U+D800"), ("\ufffe", "U+FFFE")])
 def test_control_characters_are_refused_with_row_and_column(cell, code):
     with pytest.raises(ManifestError) as info:
-        units_from_text(units("a,allied,infantry,,,,,", f"b,allied,infantry,,,,,regiment"
+        units_from_text(units("a,allied,infantry,,,,,", "b,allied,infantry,,,,,regiment"
                               ).replace("b,allied", f"{cell},allied"), "u.csv")
     assert (info.value.row, info.value.column) == (3, "id")
     assert str(info.value) == f"u.csv:3: id: the cell holds the control character {code}; remove it"

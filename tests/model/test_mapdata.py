@@ -314,7 +314,8 @@ def test_layout_with_a_singular_matrix_is_one_located_line():
     def edit(doc: dict[str, Any]) -> None:
         doc["boards"][0]["grid"]["layout"] = {"dx": 48, "dy": 55, "x0": 1, "y0": 1,
                                               "affine": [1, 2, 2, 4]}
-    assert fails(edit) == "maps/demo/map.json: boards[0].grid.layout: grid layout matrix is singular"
+    assert fails(edit) == ("maps/demo/map.json: boards[0].grid.layout: grid layout matrix"
+                           " is singular")
 
     def short(doc: dict[str, Any]) -> None:
         doc["boards"][0]["grid"]["layout"] = {"dx": 48, "dy": 55, "x0": 1, "y0": 1,

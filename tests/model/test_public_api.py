@@ -10,7 +10,6 @@ import pytest
 
 from tests.surface import assert_surface
 
-
 SURFACE = {
     "MARKER_KINDS", "UNIT_FLAGS", "UNIT_SIZES", "UNIT_TYPES",
     "Board", "Checked", "CombatEffect", "Cost", "GridSpec", "HexEntry", "HexsideEntry",

@@ -108,7 +108,7 @@ def test_wrong_container_types():
 class Checked(Model):
     items: list[int]
 
-    def model_post_init(self, context: object) -> None:  # noqa: D401 - a test double
+    def model_post_init(self, context: object) -> None:
         if self.items and self.items[0] < 0:
             raise Invalid(("items", 0), "must not be negative")
 

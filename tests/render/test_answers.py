@@ -12,9 +12,9 @@ from PIL import Image
 from pipeline.cli import cli
 from pipeline.model import load_map
 from pipeline.render import RenderStyle, render_map
+from pipeline.render.answers import PictureStyle, moves_picture, supply_picture
 from pipeline.rules import Engine
 from pipeline.rules.game import load_game
-from pipeline.render.answers import PictureStyle, moves_picture, supply_picture
 from pipeline.rules.systems.base import SupplyAnswer
 
 SIZE = 40.0

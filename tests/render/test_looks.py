@@ -50,7 +50,7 @@ def icons(request):  # type: ignore[no-untyped-def]
 
 
 def test_icon_ink_is_where_the_truth_puts_an_icon_and_nowhere_else(icons):
-    data, style, picture = icons
+    _data, style, picture = icons
     grid = picture.grid
     labelled = [lab.box for lab in picture.labels]
     checked = Counter[str]()
@@ -74,7 +74,7 @@ def test_icon_ink_is_where_the_truth_puts_an_icon_and_nowhere_else(icons):
 
 
 def test_each_terrain_has_its_own_icon(icons):
-    data, style, picture = icons
+    _data, style, picture = icons
     grid = picture.grid
     half = round(ICON_REACH * HEX)
     ink: dict[str, list[np.ndarray]] = {}
@@ -92,7 +92,7 @@ def test_each_terrain_has_its_own_icon(icons):
 
 
 def test_realm_colours_ignore_terrain(icons):
-    data, style, picture = icons
+    _data, style, picture = icons
     grid = picture.grid
     realm = {c: i for i, c in enumerate(REGION_COLOURS)}
     under: dict[str, set[int]] = {}
@@ -111,7 +111,7 @@ def test_realm_colours_ignore_terrain(icons):
 
 
 def test_sea_is_its_blue_with_darker_waves(icons):
-    data, style, picture = icons
+    _data, _style, picture = icons
     grid = picture.grid
     sea = np.array(parse_hex_colour(VOCABULARY["sea"]))
     seas = [h for h in grid.hexes() if picture.terrain[h][0] == "sea"]

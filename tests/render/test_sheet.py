@@ -29,7 +29,7 @@ def boxes_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def test_panels_sit_beside_and_below_the_field_inside_the_image(keybox):
-    data, style, picture = keybox
+    _data, _style, picture = keybox
     height, width = picture.image.shape[:2]
     assert set(picture.panels) == {"title", "key", "effects", "track"}
     corners = np.array([c for h in picture.grid.hexes() for c in picture.grid.corners(h)])
@@ -45,7 +45,7 @@ def test_panels_sit_beside_and_below_the_field_inside_the_image(keybox):
 
 
 def test_key_swatches_are_hexes_at_map_scale_painted_like_the_map(keybox):
-    data, style, picture = keybox
+    data, _style, picture = keybox
     grid = picture.grid
     assert set(picture.key) == set(data.terrain_types)
     x0, y0, x1, y1 = (np.array(grid.corners(grid.hexes()[0])).min(axis=0).tolist()
@@ -82,7 +82,7 @@ def mode(pixels: np.ndarray) -> tuple[int, ...]:
 
 
 def test_the_turn_track_is_a_grid_of_square_boxes(keybox):
-    data, style, picture = keybox
+    _data, style, picture = keybox
     x, y, w, h = picture.panels["track"]
     crop = picture.image[round(y): round(y + h) + 1, round(x) - 2: round(x + w) + 3]
     dark = (crop.max(axis=2) < 160).astype(np.uint8)

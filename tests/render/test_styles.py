@@ -29,7 +29,7 @@ def made():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_sample_sheet_is_the_same_for_the_same_seed_and_differs_for_another(made, name):
-    sheet, rendered, scan, _ = made[name]
+    _sheet, rendered, scan, _ = made[name]
     again = sample_sheet(name, seed=1).make()
     assert np.array_equal(again[0].image, rendered.image)
     assert np.array_equal(again[1].image, scan.image)

@@ -4,6 +4,7 @@ section as ``003_sX_Y`` (003 §X.Y)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -101,7 +102,8 @@ def build(p: dict[str, Any], units: list[dict[str, Any]] | None = None) -> Engin
 
 @PROPERTY
 @given(st.integers(0, 10**6), st.randoms(use_true_random=False))
-def test_supply_answers_do_not_depend_on_unit_order_003_s10_3(seed: int, rng: random.Random) -> None:
+def test_supply_answers_do_not_depend_on_unit_order_003_s10_3(seed: int,
+                                                               rng: random.Random) -> None:
     """003 §10.3: one search answers every unit; the order in which units are listed (in
     the position or in the question) changes no answer."""
     p = random_position(seed)
@@ -179,7 +181,7 @@ def test_supply_lines_obey_the_counting_rules_003_s10_3(seed: int) -> None:
         side = sit.unit(uid).side
         total, marsh = 0, 0
         line = answer.path
-        for i, (frm, to) in enumerate(zip(line, line[1:], strict=False)):
+        for i, (frm, to) in enumerate(itertools.pairwise(line)):
             features = sit.map.features(frm, to)
             assert "all_sea" not in features
             assert not sit.enemy_in(to, side)
@@ -424,7 +426,7 @@ def test_primary_road_hexes_in_bocage_still_count_two_003_s10_3_5() -> None:
     """Reading: 10.3.5 names secondary road hexes only."""
     row = [f"{c:02d}01" for c in range(1, 9)]
     terrain = {h: ["bocage", "clear"] for h in row[1:7]}
-    road = [{"hexes": [a, b], "features": ["primary_road"]} for a, b in zip(row, row[1:])]
+    road = [{"hexes": [a, b], "features": ["primary_road"]} for a, b in itertools.pairwise(row)]
     e = engine(8, 1, [unit("A", "allied", "0801")], terrain, road,
                markers=[{"type": "supply_source", "side": "allied", "hex": "0101"}])
     answer = e.supply(["A"])["A"]

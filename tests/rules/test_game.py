@@ -11,10 +11,10 @@ import pytest
 from pipeline.errors import DataError
 from pipeline.model import load_map
 from pipeline.render import RenderStyle, render_map
+from pipeline.render.answers import PictureStyle, supply_picture
 from pipeline.rules import Engine
 from pipeline.rules.errors import RulesError
 from pipeline.rules.game import load_game
-from pipeline.render.answers import PictureStyle, supply_picture
 
 
 def _position(game: Path, edit) -> Path:

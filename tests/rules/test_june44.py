@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import itertools
 import random
-import re
 from collections import deque
 from typing import Any
 
 import pytest
 
+import pipeline.rules.supply as supply_module
 from pipeline.hexgrid import Hex
 from pipeline.rules import Engine, case_from_data
-import pipeline.rules.supply as supply_module
 from pipeline.rules.supply import Tracing, source_hexes
 from pipeline.rules.systems.june44 import June44
 from pipeline.rules.verdict import SupplyAnswer
@@ -314,7 +314,7 @@ def _assert_line_is_legal(e: Engine, uid: str, answer: SupplyAnswer) -> None:
     line = list(answer.path)
     assert line[0] == sit.unit(uid).hex
     assert line[-1] in source_hexes(e, Tracing(side))
-    for a, b in zip(line, line[1:]):
+    for a, b in itertools.pairwise(line):
         assert e.grid.adjacent(a, b)
         assert not sit.enemy_in(b, side)
         assert not e.in_enemy_zoc(b, side) or any(u.side == side for u in sit.units_in(b))

@@ -419,7 +419,8 @@ def test_supply_length_in_hexes_with_counts_and_the_binding_limit():
                 markers=[{"type": "depot", "hex": "0101"}], size=(6, 1),
                 terrain={"0201": ["woods"]}, supply__length=length)
     answers = supply(data)
-    assert answers["A"][0] and answers["A"][2].startswith("5 hexes counted")  # 0401 0301 0201(2) 0101
+    # 0401 0301 0201(2) 0101
+    assert answers["A"][0] and answers["A"][2].startswith("5 hexes counted")
     assert answers["B"][:2] == (False, "TEST §6.4")                  # woods: 6 > 5
     data["map"]["terrain"] = {}
     data["map"]["hexsides"] = [{"hexes": ["0401", "0501"], "features": ["river"]}]
@@ -528,8 +529,8 @@ def test_supply_from_a_hex_both_sides_hold():
     # EZOC block (the default): R's ZOC reaches 0401, A's and B's reach 0201.
     data["profile"]["supply"]["ezoc"] = {"mode": "blocked", "cite": f"{BOOK} §6.2"}
     answers = mixed_supply(data, {"R": "0301"})
-    assert answers["A"] == (False, "TEST §6.2", "every line to a depot enters an EZOC hex no"
-                            " friendly unit negates", [])
+    assert answers["A"] == (False, "TEST §6.2", ("every line to a depot enters an EZOC hex no"
+                            " friendly unit negates"), [])
     assert answers["R"][:2] == (False, "TEST §6.1") and "in an EZOC" in answers["R"][2]
     # 003 §10.3.3 (own_hex blocked): the enemy sharing A's hex does not put it in an EZOC
     # (a ZOC reaches the six hexes around), and F negates the EZOC of 0401.

@@ -148,7 +148,8 @@ def test_where_a_zoc_reaches_comes_from_the_profile_003_7_6():
         case = _case("cobra", case_id)
         unit, path = case.query["unit"], case.query["path"]
 
-        def legal(edit: Any = None) -> bool:
+        def legal(edit: Any = None, case: Any = case, path: Any = path,
+                  unit: Any = unit) -> bool:
             engine = Engine(_with_profile(case, edit).situation)
             hexes = [engine.grid.hex(h) for h in path]
             return engine.check_path(unit, hexes).verdict.legal

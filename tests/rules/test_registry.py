@@ -124,7 +124,7 @@ def test_a_misregistered_class_is_refused(tmp_path, monkeypatch):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bad-rules\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[bocage.rules]\nbad = bad_rules:Bad\n")
     monkeypatch.syspath_prepend(str(site))
-    with pytest.raises(RulesError, match="registered for bad_rules.Bad, whose id is 'other'"):
+    with pytest.raises(RulesError, match=r"registered for bad_rules.Bad, whose id is 'other'"):
         registry()
 
 

@@ -10,7 +10,6 @@ always see each other.
 from __future__ import annotations
 
 import dataclasses
-
 from typing import Any
 
 from hypothesis import given, settings

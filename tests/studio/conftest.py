@@ -102,7 +102,7 @@ def foreign_game(name: str, folder: Path, per_terrain: int = 1) -> dict[str, Any
         "boards": [{"name": name, "grid": setup["grid"], "image": image.name}],
         "default_terrain": legend["default_terrain"],
         "terrain_types": {t: {} for t in legend["terrain"]},
-        "hexside_features": {f: {"kind": v["kind"], "color": "#%02x%02x%02x" % tuple(v["color"])}
+        "hexside_features": {f: {"kind": v["kind"], "color": "#" + bytes(v["color"]).hex()}
                              for f, v in legend["features"].items()},
         "hexes": {i: {"terrain": [t], "provenance": "labelled"}
                   for t, ids in setup["samples"].items() for i in ids[:per_terrain]},

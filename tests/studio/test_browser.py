@@ -139,7 +139,7 @@ def test_a_builder_checks_the_demo_map_in_the_studio(session, demo_truth):
 
     # See: terrain drawn over the scan, a sea hex tinted blue.
     sea = next(i for i in hexes if demo_truth.terrain_of(i)[0] == "all_sea")
-    r, g, b, alpha = page.overlay_pixel(*hexes[sea]["centre"])
+    r, _g, b, alpha = page.overlay_pixel(*hexes[sea]["centre"])
     assert alpha > 80 and b > r + 40
 
     # Move an anchor: 0101 dragged onto 0201 moves the whole grid one column over.
@@ -303,7 +303,8 @@ def test_labels_the_learner_asks_for_raise_the_accuracy_on_a_foreign_map(chromiu
                 f"{first} · {hx['terrain'][0]} {hx['confidence']:.2f}")
             shown.first.click()
             page.page.wait_for_function(f"window.studio.selected === '{first}'", timeout=WAIT)
-            state = page.after_change(lambda: page.page.keyboard.press(keys[right[first]]))
+            key = keys[right[first]]
+            state = page.after_change(lambda key=key: page.page.keyboard.press(key))
             asked.append(first)
             assert first not in state["suggested"]  # a hex given is not asked again
         final = accuracy(state)

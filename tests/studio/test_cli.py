@@ -53,8 +53,8 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     empty = runner.invoke(cli, ["studio", str(tmp_path), "--no-browser"])
     assert empty.exit_code == 2
     assert empty.output.strip().splitlines() == [
-        f"bocage: {tmp_path}: no map.json in this folder: the studio needs the map's grid and"
-        " terrain names (bocage vassal import or a map.json written by hand makes one)"]
+        (f"bocage: {tmp_path}: no map.json in this folder: the studio needs the map's grid and"
+        " terrain names (bocage vassal import or a map.json written by hand makes one)")]
     folder = copy_demo(tmp_path / "demo")
     bad = folder / "notes.jpg"
     bad.write_text("not an image")
@@ -69,8 +69,8 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     assert bad_map.output.startswith(f"bocage: {broken / 'map.json'}")
     anchor = runner.invoke(cli, ["studio", str(folder), "--anchor", "0101", "--no-browser"])
     assert anchor.exit_code == 2
-    assert anchor.output == "bocage: --anchor: '0101' is not HEX=X,Y (the pixel centre of a hex,"\
-        " e.g. 0101=120.5,88)\n"
+    assert anchor.output == ("bocage: --anchor: '0101' is not HEX=X,Y (the pixel centre of a"
+                             " hex, e.g. 0101=120.5,88)\n")
     missing = runner.invoke(cli, ["studio", str(folder), "--scan", "nope.jpg", "--no-browser"])
     assert missing.exit_code == 2 and "nope.jpg: no such file" in missing.output
     assert (folder / "map.json").read_bytes() == before

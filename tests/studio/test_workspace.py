@@ -169,7 +169,7 @@ def test_undo_and_redo_walk_the_edits(mistaught, demo_truth):
 def test_an_edit_against_an_old_version_is_refused_and_changes_nothing(demo_folder):
     workspace = Workspace(demo_folder)
     workspace.set_terrain("0101", "rough", 0)  # another tab, say
-    with pytest.raises(EditConflict, match="changed .* since this page saw it"):
+    with pytest.raises(EditConflict, match=r"changed .* since this page saw it"):
         workspace.set_terrain("0202", "rough", 0)
     with pytest.raises(EditConflict):
         workspace.save(0)
@@ -267,14 +267,15 @@ def test_findings_list_where_the_typed_map_and_the_reading_disagree(mistaught):
 
 
 def test_opening_refuses_a_folder_without_map_or_scan(tmp_path):
-    with pytest.raises(DataError, match="no map.json"):
+    with pytest.raises(DataError, match=r"no map.json"):
         Workspace(tmp_path)
     folder = copy_demo(tmp_path / "g")
     (folder / "scan.jpg").unlink()
     with pytest.raises(ImageError, match="--scan"):
         Workspace(folder)
     broken = folder / "broken.jpg"
-    broken.write_bytes((Path(__file__).parents[2] / "maps" / "demo" / "scan.jpg").read_bytes()[:5000])
+    scan = Path(__file__).parents[2] / "maps" / "demo" / "scan.jpg"
+    broken.write_bytes(scan.read_bytes()[:5000])
     with pytest.raises(ImageError, match="truncated"):
         Workspace(folder, broken)
 

@@ -61,10 +61,10 @@ def test_hexside_features_are_compared_one_by_one(demo_data, demo_map):
     side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # a river typed as a road
     result = diff_maps(demo_map, map_from_data(demo_data))
     assert [(f.kind, f.where, f.message.split(": ")[1]) for f in result.findings] == [
-        ("hexside_differs", "0804/0805", "river typed, not read (the reading gives no"
-         " confidence for this line)"),
-        ("hexside_differs", "0804/0805", "road read, not typed (the reading gives no"
-         " confidence for this line)")]
+        ("hexside_differs", "0804/0805", ("river typed, not read (the reading gives no"
+         " confidence for this line)")),
+        ("hexside_differs", "0804/0805", ("road read, not typed (the reading gives no"
+         " confidence for this line)"))]
     # Without the reading's own confidence a line is only worth a look: the hexes' terrain
     # confidence says nothing about how sure the line reading was.
     assert {f.severity for f in result.findings} == {"check"}

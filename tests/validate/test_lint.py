@@ -175,8 +175,9 @@ def test_roles_are_configurable(demo_map):
 
 
 def test_roles_follow_each_maps_vocabulary():
-    from .conftest import ROOT
     from pipeline.model import load_map
+
+    from .conftest import ROOT
     cobra = roles_for(load_map(ROOT / "maps" / "cobra" / "map.json"))
     assert cobra.sea == {"all_sea"} and cobra.coast_sides == {"all_sea"}
     assert cobra.towns == {"caen_city", "cherbourg_city", "town"}

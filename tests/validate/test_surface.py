@@ -6,8 +6,8 @@ import importlib
 
 import pipeline.validate as validate
 
-MODULES = ["accepted", "diff", "facts", "findings", "inject", "lint", "picture", "rawjson", "report",
-           "roles", "screen", "sides", "validation"]
+MODULES = ["accepted", "diff", "facts", "findings", "inject", "lint", "picture", "rawjson",
+           "report", "roles", "screen", "sides", "validation"]
 
 
 def test_the_package_exports_exactly_its_documented_names():

@@ -69,7 +69,8 @@ def write_board(path: Path, width: int, height: int) -> None:
 def make_game(tmp_path: Path, *, layout: dict[str, Any] | None = None,
               grid: dict[str, Any] | None = None, board_size: tuple[int, int] = (1240, 1290),
               counters: bool = True, backs: bool = True) -> Path:
-    """``tmp_path/maps/demo`` with a layout and board.png, counters in ``tmp_path/counters/demo``."""
+    """``tmp_path/maps/demo`` with a layout and board.png, counters in
+    ``tmp_path/counters/demo``."""
     game = tmp_path / "maps" / "demo"
     shutil.copytree(ROOT / "maps" / "demo", game)
     shutil.copytree(ROOT / "counters" / "demo", tmp_path / "counters" / "demo")
@@ -83,8 +84,8 @@ def make_game(tmp_path: Path, *, layout: dict[str, Any] | None = None,
     if counters:
         units = load_units(tmp_path / "counters" / "demo" / "units.csv")
         markers = load_markers(tmp_path / "counters" / "demo" / "markers.csv")
-        write_counter_images(tmp_path / "counters" / "demo", [*units.ids(), *(m.id for m in markers)],
-                             backs=backs)
+        write_counter_images(tmp_path / "counters" / "demo",
+                             [*units.ids(), *(m.id for m in markers)], backs=backs)
     return game
 
 

@@ -49,7 +49,7 @@ def test_check_exits_1_on_errors(tmp_path: Path) -> None:
 
 def test_bad_input_is_one_line_and_exit_2(game_factory, tmp_path: Path) -> None:
     game = game_factory(counters=False)
-    code, stdout, stderr = run("build", str(game), "--board", str(game / "board.png"),
+    code, _stdout, stderr = run("build", str(game), "--board", str(game / "board.png"),
                                "--out", str(tmp_path / "x.vmod"))
     assert code == 2 and stderr.count("\n") == 1 and stderr.startswith("bocage: ")
     assert "no counter image" in stderr and not (tmp_path / "x.vmod").exists()

@@ -191,7 +191,8 @@ def test_vassal_names_every_hex_as_printed(variant, game_factory, tmp_path):
                 for c in range(1, 26) for r in range(1, 23)}
         _scenario_ids(game, "", flip)
     elif variant == "odd_down_first_col_0":
-        flip = {f"{c:02d}{r:02d}": f"{c - 1:02d}{r:02d}" for c in range(1, 26) for r in range(1, 23)}
+        flip = {f"{c:02d}{r:02d}": f"{c - 1:02d}{r:02d}"
+                for c in range(1, 26) for r in range(1, 23)}
         _scenario_ids(game, "", flip)
     elif grid_update:
         _scenario_ids(game, prefix)

@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from lxml import etree
 from PIL import Image
 
+import pipeline.vassal
 from pipeline.cli.vassal import vassal
 from pipeline.errors import DataError, ModuleError
-import pipeline.vassal
 from pipeline.vassal import build_module, preview_module
 from pipeline.vassal import preview as preview_mod
 from pipeline.vassal.encoding import PieceDefinition

@@ -13,9 +13,9 @@ import pytest
 from pipeline.vassal import build_module
 
 pytest.importorskip("pywargame.vassal.vmod", reason="pywargame is not installed")
-from pywargame.vassal.buildfile import BuildFile  # noqa: E402
-from pywargame.vassal.moduledata import ModuleData  # noqa: E402
-from pywargame.vassal.vmod import VMod  # noqa: E402
+from pywargame.vassal.buildfile import BuildFile
+from pywargame.vassal.moduledata import ModuleData
+from pywargame.vassal.vmod import VMod
 
 
 def test_pywargame_sees_maps_grid_pieces_and_stacks(demo_game: Path, tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ def messages(path: Path, severity: str = "error") -> list[str]:
 @pytest.mark.parametrize("name", ["../evil.txt", "/etc/evil", "images/../../evil", "C:/evil"])
 def test_entries_escaping_the_folder_are_refused(tmp_path, name):
     path = make_vmod(tmp_path / "m.vmod", extra={name: b"x"})
-    with pytest.raises(ModuleError, match="absolute path or '..'"):
+    with pytest.raises(ModuleError, match=r"absolute path or '..'"):
         read_module(path)
 
 
@@ -71,7 +71,7 @@ def test_billion_laughs_is_refused(tmp_path):
             '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
             '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>'
             '<VASSAL.build.GameModule name="&lol3;"/>')
-    with pytest.raises(ModuleError, match="DTD|entity|well-formed"):
+    with pytest.raises(ModuleError, match=r"DTD|entity|well-formed"):
         read_module(make_vmod(tmp_path / "m.vmod", bomb))
 
 
@@ -112,7 +112,7 @@ def test_not_a_module(tmp_path):
     path = tmp_path / "x.vmod"
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("readme.txt", b"hi")
-    with pytest.raises(ModuleError, match="no buildFile.xml"):
+    with pytest.raises(ModuleError, match=r"no buildFile.xml"):
         read_module(path)
 
 
@@ -126,8 +126,8 @@ def test_real_samples_pass(name):
     warnings = [f.message for f in report.findings if f.severity == "warning"]
     if name == "vivelemperor.buildFile.xml":
         # A true finding: one slot names a prototype the module lacks.
-        assert warnings == ["uses prototype 'French I Cav Unit', which the module does not"
-                            " define (did you mean 'French I Cav Corps Unit'?)"]
+        assert warnings == [("uses prototype 'French I Cav Unit', which the module does not"
+                            " define (did you mean 'French I Cav Corps Unit'?)")]
     else:
         assert warnings == []
 

@@ -321,7 +321,7 @@ class Tactical(Kernel):
             cost = max(cost, one)
         if overrun_target:
             return cost
-        for road_name, road in engine.profile.roads.items():
+        for road_name in engine.profile.roads:
             rate = engine.situation.chart.rate(road_name)
             if rate is not None and self._road_bonus(engine, query, frm, to, road_name):
                 cost = min(cost, float(rate))
