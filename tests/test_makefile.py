@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.needs import program
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,10 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_make_setup_says_which_package_brings_venv_when_it_is_missing(tmp_path):
     # Debian and Ubuntu ship ensurepip apart (python3.12-venv); without it python -m venv
     # fails half-way. A stand-in interpreter whose ensurepip cannot be imported plays that.
-    if shutil.which("make") is None:
-        if os.environ.get("CI"):
-            pytest.fail("make is not installed")
-        pytest.skip("make is not installed")
+    program("make", "make")
     project = tmp_path / "project"
     project.mkdir()
     for name in ("Makefile", "pyproject.toml"):

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.bundle import bundled_files
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,9 +40,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheels = sorted(out.glob("bocage-*.whl"))
     if built.returncode != 0 or len(wheels) != 1:
         last = (built.stderr.strip().splitlines() or ["no output"])[-1]
-        if os.environ.get("CI"):
-            pytest.fail(f"the wheel could not be built: {last}")
-        pytest.skip(f"the wheel could not be built here (pip wheel: {last}); set BOCAGE_WHEEL")
+        missing(f"a wheel (pip wheel could not build one here: {last}; set BOCAGE_WHEEL)")
     return wheels[0]
 
 

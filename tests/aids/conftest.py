@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.needs import program
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "maps"
@@ -14,9 +15,8 @@ MAPS = ROOT / "maps"
 
 def pdf_text(path: Path) -> str:
     """The PDF's text, laid out (``pdftotext -layout``)."""
-    if shutil.which("pdftotext") is None:
-        pytest.skip("poppler's pdftotext is not installed")
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True,
+    pdftotext = program("pdftotext", "poppler-utils")
+    out = subprocess.run([pdftotext, "-layout", str(path), "-"], check=True,
                          capture_output=True, text=True)
     return out.stdout
 

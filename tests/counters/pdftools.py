@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
-import pytest
 from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from tests.needs import program
+
 
 def tool(name: str) -> str:
     """A poppler tool's path: the test fails under CI=true when it is missing, else skips."""
-    found = shutil.which(name)
-    if found is None:
-        message = f"poppler-utils ({name}) is not installed"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    return program(name, "poppler-utils")
 
 
 def raster(pdf: Path, page: int, dpi: int) -> np.ndarray:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,13 +17,12 @@ from pipeline.counters.sheet import SheetOptions, plan_sheets, sheet_pdf, write_
 from pipeline.counters.style import load_style, rgb
 from pipeline.errors import DataError
 from pipeline.model.manifest import markers_from_text, units_from_text
+from tests.needs import program
 
 DPI = 300
 TOLERANCE = 0.2 * MM * DPI  # 0.2 mm in pixels of the raster
 COLOURS = ["#c03030", "#3060c0", "#30a050", "#c0a020", "#9040b0", "#20a0a0", "#e07020"]
 
-needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                   reason="poppler-utils (pdftoppm) is not installed")
 
 
 @pytest.fixture
@@ -42,8 +40,8 @@ def coloured(tmp_path: Path):
 
 def _raster(pdf: Path, page: int) -> np.ndarray:
     out = pdf.with_name(f"{pdf.stem}-{page}")
-    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", "-f", str(page),
-                    "-l", str(page), str(pdf), str(out)], check=True)
+    subprocess.run([program("pdftoppm", "poppler-utils"), "-r", str(DPI), "-png", "-singlefile",
+                    "-f", str(page), "-l", str(page), str(pdf), str(out)], check=True)
     with Image.open(f"{out}.png") as image:
         rgb_pixels = np.asarray(image.convert("RGB")).astype(np.int32)
     # One int a pixel: comparing colours is then one fast comparison.
@@ -64,7 +62,7 @@ def _write(tmp_path: Path, units, style, options: SheetOptions) -> tuple[Path, o
     return pdf, plan
 
 
-@needs_poppler
+
 @pytest.mark.parametrize(("paper", "duplex"), [("letter", "long"), ("a4", "short")])
 def test_counters_at_their_physical_place_and_size_backs_behind_fronts(
         tmp_path, coloured, paper, duplex):
@@ -86,7 +84,7 @@ def test_counters_at_their_physical_place_and_size_backs_behind_fronts(
         assert np.allclose(_bbox(turned, colour), found, atol=TOLERANCE), (i, duplex)
 
 
-@needs_poppler
+
 def test_back_offset_shifts_every_back(tmp_path, coloured):
     units, style = coloured
     plain, _ = _write(tmp_path, units, style, SheetOptions(bleed=0.0))
@@ -100,7 +98,7 @@ def test_back_offset_shifts_every_back(tmp_path, coloured):
         assert abs((y1 - y0) + 0.5 * MM * DPI) < TOLERANCE
 
 
-@needs_poppler
+
 def test_bleed_cut_marks_and_page_boxes(tmp_path, coloured):
     units, style = coloured
     bleed = 3 * MM
@@ -139,7 +137,7 @@ def test_bleed_cut_marks_and_page_boxes(tmp_path, coloured):
                        atol=0.01)
 
 
-@needs_poppler
+
 def test_pages_alternate_fronts_and_backs_and_say_so(tmp_path):
     rows = "".join(f"u{i},allied,infantry\n" for i in range(200))
     units = units_from_text("id,side,type\n" + rows, "units.csv")
@@ -147,8 +145,8 @@ def test_pages_alternate_fronts_and_backs_and_say_so(tmp_path):
     plan = write_sheet_pdf(units, None, pdf, SheetOptions(paper="letter", duplex="short"),
                            title="many")
     assert plan.pages == 6 and plan.columns * plan.rows * 2 < 200
-    text = subprocess.run(["pdftotext", str(pdf), "-"], check=True, capture_output=True,
-                          text=True).stdout
+    text = subprocess.run([program("pdftotext", "poppler-utils"), str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
     pages = text.split("\f")
     assert "fronts, sheet 1 of 3" in pages[0] and "backs, sheet 1 of 3" in pages[1]
     assert "short edge" in pages[1] and "fronts, sheet 2 of 3" in pages[2]

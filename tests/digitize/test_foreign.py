@@ -16,7 +16,6 @@ it, and fail when ``CI=true``.
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -29,6 +28,7 @@ import pytest
 from pipeline.digitize import GridFit, calibrate, load_scan
 from pipeline.digitize.gridfile import grid_from_data
 from pipeline.hexgrid import HexGrid
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ("icons", "stipple", "halftone", "keybox", "dense", "photo")
@@ -48,15 +48,12 @@ def bench() -> ModuleType:
 def _folder() -> Path:
     folder = bench().foreign_folder()
     if folder is None:
-        why = ("the foreign bench folder is missing: ../shared/bench/foreign beside the"
-               " repository (or $BOCAGE_FOREIGN) with score.py and the six maps")
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+        missing("the foreign bench folder (../shared/bench/foreign beside the repository, or"
+                " $BOCAGE_FOREIGN, with score.py and the six maps)")
     folder = Path(folder)
-    missing = [m for m in MAPS if not (folder / m / "truth.json").is_file()]
-    if missing:
-        pytest.fail(f"{folder.name}: no truth.json for {', '.join(missing)}")
+    absent = [m for m in MAPS if not (folder / m / "truth.json").is_file()]
+    if absent:
+        pytest.fail(f"{folder.name}: no truth.json for {', '.join(absent)}")
     return folder
 
 

@@ -8,7 +8,6 @@ of its own), and scored by the bench's own scorer against its exact truth.
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from bench.foreign import MAPS, candidate, foreign_folder, load_setup, read_map,
 from pipeline.digitize import digitize_scan, legend_from_data, legend_from_map
 from pipeline.errors import DataError
 from pipeline.model import MapData
+from tests.needs import missing
 
 FOREIGN = foreign_folder()
 # The goal is 98% on every map; this floor is what holds today whatever the learner's seed
@@ -29,10 +29,7 @@ FLOOR = 0.955
 
 def _need_bench() -> Path:
     if FOREIGN is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set but the foreign bench (../shared/bench/foreign or"
-                        " $BOCAGE_FOREIGN) is not here")
-        pytest.skip("the foreign bench (../shared/bench/foreign or $BOCAGE_FOREIGN) is not here")
+        missing("the foreign bench (../shared/bench/foreign or $BOCAGE_FOREIGN)")
     return FOREIGN
 
 

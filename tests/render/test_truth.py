@@ -13,6 +13,7 @@ import pytest
 
 from pipeline.render.styles import SAMPLES, sample_sheet
 from pipeline.render.truth import FRACTION, TRACE, truth_document
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,11 +85,8 @@ def foreign_scorer() -> ModuleType | None:
 def test_the_foreign_scorer_reads_our_truth_and_scores_it_perfect(truth):
     scorer = foreign_scorer()
     if scorer is None:
-        reason = ("the foreign bench's score.py (../shared/bench/foreign beside the repository, "
-                  "or $BOCAGE_FOREIGN) is missing")
-        if os.environ.get("CI"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+        missing("the foreign bench's score.py (../shared/bench/foreign beside the repository,"
+                " or $BOCAGE_FOREIGN)")
     *_, doc = truth
     score = scorer.score(doc, doc)
     assert score["hex_count"]["ids_match"] and score["terrain"]["accuracy"] == 1.0

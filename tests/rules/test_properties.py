@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from pipeline.hexgrid import Hex
@@ -92,7 +92,7 @@ def _answer(fn):
     try:
         return fn()
     except RulesError:
-        pytest.skip("this random chart leaves a needed cost out")
+        reject()  # this random chart leaves a needed cost out: hypothesis draws another
 
 
 def _replay(engine: Engine, unit_id: str, path: list[Hex]) -> list[float]:

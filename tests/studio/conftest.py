@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 import pytest
 
 from pipeline.model import MapData, load_map
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "maps" / "demo"
@@ -73,11 +73,8 @@ def foreign_bench() -> Path:
     spec.loader.exec_module(module)
     found: Path | None = module.foreign_folder()
     if found is None:
-        why = ("the foreign bench folder is missing: ../shared/bench/foreign beside the"
-               " repository (or $BOCAGE_FOREIGN)")
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
+        missing("the foreign bench folder (../shared/bench/foreign beside the repository, or"
+                " $BOCAGE_FOREIGN)")
     return found
 
 

@@ -20,7 +20,6 @@ Skipped only when Chromium or Playwright is missing and CI is not set; under CI 
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -30,6 +29,7 @@ import pytest
 
 from pipeline.model import load_map
 from pipeline.studio import StudioServer, Workspace
+from tests.needs import missing, module
 from tests.studio.conftest import WRONG_WOODS, copy_demo, foreign_game, woods_hexes
 
 pytestmark = pytest.mark.browser
@@ -40,20 +40,11 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 WAIT = 180_000  # ms; the machine is shared, and a reading by the learner takes seconds
 
 
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"CI is set but {what} is missing")
-    pytest.skip(f"{what} is missing; CI runs this test")
-
-
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("Playwright (pip install playwright)")
+    sync_playwright = module("playwright.sync_api", "pip install playwright").sync_playwright
     if CHROMIUM is None:
-        _missing("Chromium (apt-get install chromium)")
+        missing("Chromium (apt-get install chromium)")
     with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, headless=True, args=FLAGS,

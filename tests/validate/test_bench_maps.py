@@ -14,7 +14,6 @@ it these tests skip, naming it, and fail when ``CI=true``.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ import pytest
 from bench.validate_bench import foreign_folder, load_setup, truth_of, typed_map
 from pipeline.model import map_from_data
 from pipeline.validate import ALARMS, inject_errors, score, validate_data, validate_text
+from tests.needs import missing
 
 MAPS = ("icons", "stipple", "halftone", "keybox", "dense", "photo")
 BY_LINT = {"transposed_id", "missing_hex", "duplicate_entry", "misspelled_name", "not_adjacent"}
@@ -30,11 +30,8 @@ BY_LINT = {"transposed_id", "missing_hex", "duplicate_entry", "misspelled_name",
 def _truth(name: str) -> dict[str, Any]:
     folder = foreign_folder()
     if folder is None:
-        why = ("the foreign bench folder is missing: ../shared/bench/foreign beside the"
-               " repository (or $BOCAGE_FOREIGN) with the six maps' truth.json")
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+        missing("the foreign bench folder (../shared/bench/foreign beside the repository, or"
+                " $BOCAGE_FOREIGN, with the six maps' truth.json)")
     return truth_of(folder, name)
 
 

@@ -9,15 +9,13 @@ Skipped only when Chromium is missing and CI is not set; under CI a missing Chro
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from pipeline.validate import validate_data, write_html_report
+from tests.needs import missing
 
 from .conftest import DEMO
 
@@ -26,9 +24,7 @@ CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) 
 
 def _chromium() -> str:
     if CHROMIUM is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set but Chromium is not installed (apt-get install chromium)")
-        pytest.skip("Chromium is not installed (apt-get install chromium); CI runs this test")
+        missing("Chromium (apt-get install chromium)")
     return CHROMIUM
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.model import load_markers, load_units
 from pipeline.vassal.images import counter_image_names
+from tests.needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 # shared/ sits beside the work tree (and beside CI's clone).
@@ -35,10 +35,7 @@ def reference(*parts: str) -> Path:
     a failure instead when ``CI=true`` (CI always has it)."""
     path = REFERENCE.joinpath(*parts)
     if not path.exists():
-        message = f"{path} not present (shared/reference beside the work tree)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{path} (shared/reference beside the work tree)")
     return path
 DEMO_LAYOUT = {"dx": 48.0, "dy": 55.0, "x0": 40.0, "y0": 40.0}
 

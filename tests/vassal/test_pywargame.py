@@ -8,20 +8,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from pipeline.vassal import build_module
+from tests.needs import module
 
-pytest.importorskip("pywargame.vassal.vmod", reason="pywargame is not installed")
-from pywargame.vassal.buildfile import BuildFile
-from pywargame.vassal.moduledata import ModuleData
-from pywargame.vassal.vmod import VMod
+PYWARGAME = "make setup installs pywargame"
 
 
 def test_pywargame_sees_maps_grid_pieces_and_stacks(demo_game: Path, tmp_path: Path) -> None:
     path = build_module(demo_game, tmp_path / "demo.vmod",
                         boards={"omaha": demo_game / "board.png"}, date_saved=0).path
-    with VMod(str(path), "r") as vmod:
+    vmod_module = module("pywargame.vassal.vmod", PYWARGAME)
+    BuildFile = module("pywargame.vassal.buildfile", PYWARGAME).BuildFile
+    ModuleData = module("pywargame.vassal.moduledata", PYWARGAME).ModuleData
+    with vmod_module.VMod(str(path), "r") as vmod:
         build_file = BuildFile(vmod.getBuildFile())
         moduledata = ModuleData(vmod.getModuleData())
     game = build_file.getGame()

@@ -19,6 +19,7 @@ from pipeline.model import load_map, load_markers, load_units
 from pipeline.render import RenderStyle, render_map
 from pipeline.vassal import build_module
 from pipeline.vassal.check import check_module
+from tests.needs import module
 from tests.vassal.test_grid import GRID, NUMBERING, IndependentVassal, built
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +83,7 @@ def test_seed_game_module_checks_and_names_every_hex_as_printed(game, tmp_path):
 @pytest.mark.parametrize("game", ["omaha", "june44", "cobra", "tactical"])
 def test_pywargame_reads_the_seed_game_modules(game, tmp_path):
     """An independent reader sees the boards, the pieces and the set-up stacks."""
-    vmod_mod = pytest.importorskip("pywargame.vassal.vmod")
+    vmod_mod = module("pywargame.vassal.vmod", "make setup installs pywargame")
     from pywargame.vassal.buildfile import BuildFile
 
     folder, images, art = _game(tmp_path, game)
