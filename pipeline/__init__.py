@@ -14,6 +14,7 @@ from pipeline.errors import (
 )
 
 __version__ = "0.1.0"
+"""The version of bocage (``bocage --version``)."""
 
 __all__ = [
     "BocageError",

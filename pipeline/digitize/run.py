@@ -42,6 +42,7 @@ Progress = Callable[[str], None]
 """Called with the name of each stage as it starts (see :data:`STAGES`)."""
 
 STAGES = ("read", "grid", "key", "terrain", "hexsides", "map")
+"""The stages of a reading, in order, as :func:`digitize_scan` reports them."""
 
 
 @dataclass(frozen=True)

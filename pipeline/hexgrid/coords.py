@@ -53,8 +53,8 @@ class Hex(NamedTuple):
         return -self.q - self.r
 
 
-# The six axial steps, clockwise from north (flat) / north-east (pointy).
-# Both orientations use the same six vectors; only the starting name differs.
+#: The six axial steps, clockwise from north (flat) / north-east (pointy).
+#: Both orientations use the same six vectors; only the starting name differs.
 AXIAL_DIRECTIONS: tuple[tuple[int, int], ...] = (
     (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0),
 )

@@ -38,8 +38,8 @@ from pipeline.hexgrid.sightline import SightLine, sight_line
 
 __all__ = ["HexGrid", "Hexside"]
 
-# A hex counts as "in" a region when this share of its area lies inside it;
-# half hexes at a map edge count (001_2c092b02feae28f3.txt §10.1 note: playable).
+#: A hex counts as "in" a region when this share of its area lies inside it;
+#: half hexes at a map edge count (001_2c092b02feae28f3.txt §10.1 note: playable).
 HALF_HEX = 0.5
 _AREA_TOLERANCE = 1e-6
 

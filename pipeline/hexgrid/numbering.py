@@ -16,8 +16,8 @@ from pipeline.hexgrid.coords import Orientation
 
 __all__ = ["STAGGERS", "Numbering"]
 
-# Each stagger word names the printed parity and the way it is shifted.
-# "even-down" and "odd-up" describe the same map; both are accepted.
+#: Each stagger word names the printed parity and the way it is shifted.
+#: "even-down" and "odd-up" describe the same map; both are accepted.
 STAGGERS: dict[Orientation, tuple[str, ...]] = {
     Orientation.FLAT: ("even-down", "odd-down", "even-up", "odd-up"),
     Orientation.POINTY: ("even-right", "odd-right", "even-left", "odd-left"),

@@ -90,7 +90,7 @@ STYLE_FILE = "style.json"
 TYPE_NAME = r"^[a-z][a-z0-9_]*$"
 """How a unit type a counter style adds is written: ``mountain_infantry``."""
 
-# Unit types: the symbol in the counter's type box (000 §10.3, 003 §2.3.2, 002).
+#: Unit types: the symbol in the counter's type box (000 §10.3, 003 §2.3.2, 002).
 UNIT_TYPES: Mapping[str, str] = {
     "infantry": "infantry",
     "armor": "tank / panzer",
@@ -123,11 +123,12 @@ UNIT_TYPES: Mapping[str, str] = {
     "beach_defence": "beach defence unit (001 §6.0)",
     "delay": "German delay unit (003 §15.0)",
 }
+#: Unit sizes, smallest first: the size symbol above the unit type box.
 UNIT_SIZES = (
     "team", "squad", "section", "platoon", "company", "battalion", "regiment",
     "brigade", "division", "corps", "army", "kampfgruppe",
 )
-# Printed or standing properties of a counter, with where the rules use them.
+#: Printed or standing properties of a counter, with where the rules use them.
 UNIT_FLAGS: Mapping[str, str] = {
     "mobile": "mobile unit (red box): moves in the Mobile Movement Phase, 000 §2.3, §5.5",
     "no_zoc": "black hexagon: exerts no ZOC, 000 §6.0",
@@ -163,6 +164,7 @@ MAX_COPIES = 1_000
 
 MARKER_COLUMNS = ("id", "kind", "side", "value", "count", "icon", "label", "notes")
 _MARKER_REQUIRED = ("id", "kind")
+#: What a marker can be: the ``kind`` column of markers.csv.
 MARKER_KINDS = (
     "support_fire", "naval_support_fire", "beachhead", "game_turn", "supply_points",
     "step_loss", "out_of_supply", "air_points", "naval_points", "delay", "control", "other",

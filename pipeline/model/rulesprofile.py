@@ -174,6 +174,8 @@ def _as_is(value: Any) -> Any:
     return value
 
 
+#: A movement cost as a profile gives it: a number >= 0, '+N' (added terrain), 'P'
+#: (prohibited) or null (not given), or an object of those keyed by unit class.
 Cost = Annotated[
     CostLeaf | dict[str, CostLeaf],
     PlainValidator(_parse_cost),

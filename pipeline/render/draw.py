@@ -61,7 +61,7 @@ __all__ = [
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-# Used for terrain and features that the map gives no colour; distinct in Lab.
+#: Used for terrain and features that the map gives no colour; distinct in Lab.
 DEFAULT_PALETTE: tuple[str, ...] = (
     "#e9e4c3", "#5b8a3c", "#a88b63", "#8fb5a8", "#5e8fc4", "#b5463c", "#c98b6b",
     "#f2dc9b", "#7a5c9e", "#d9a13b",

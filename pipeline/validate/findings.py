@@ -22,8 +22,9 @@ from typing import Any, Literal
 
 __all__ = ["SEVERITIES", "Finding", "Severity", "cite_of", "count_by", "sort_findings"]
 
+#: How much a finding matters: an error, a warning, or a check (worth a look).
 Severity = Literal["error", "warning", "check"]
-# Most serious first: the order of reports and of the exit code's reasoning.
+#: Most serious first: the order of reports and of the exit code's reasoning.
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "check")
 
 # A rulebook cited by its seed's file name and section (000_3d79f68a6e3e33eb.txt §8.2.2).

@@ -45,6 +45,7 @@ from pipeline.validate.sides import (
 
 __all__ = ["ALARMS", "KINDS", "REASONS", "Injected", "Score", "inject_errors", "score"]
 
+#: The mistakes :func:`inject_errors` makes in a true map, as a builder typing it would.
 KINDS: tuple[str, ...] = (
     "wrong_terrain", "missing_river", "river_wrong_side", "missing_road", "added_road",
     "missing_bridge", "swapped_hexes", "transposed_id", "missing_hex", "duplicate_entry",
@@ -53,6 +54,7 @@ KINDS: tuple[str, ...] = (
 
 # The finding kinds that name each mistake for what it is.
 _TERRAIN = frozenset({"terrain_differs", "terrain_region_differs", "lone_rare_terrain"})
+#: The finding kinds that name each injected mistake for what it is.
 REASONS: dict[str, frozenset[str]] = {
     "wrong_terrain": _TERRAIN,
     "missing_river": frozenset({"hexside_differs", "river_break"}),
@@ -67,7 +69,7 @@ REASONS: dict[str, frozenset[str]] = {
     "misspelled_name": frozenset({"unknown_name"}),
     "not_adjacent": frozenset({"not_adjacent"}),
 }
-# The severities a builder must act on; a check is worth a look, not an alarm.
+#: The severities a builder must act on; a check is worth a look, not an alarm.
 ALARMS: frozenset[str] = frozenset({"error", "warning"})
 
 

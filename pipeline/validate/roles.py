@@ -75,6 +75,7 @@ class Roles:
     rare_share: float = 0.05
 
 
+#: What a map's names can mean (``--role ROLE=NAME,...``): the fields of :class:`Roles`.
 ROLE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Roles) if f.name != "rare_share")
 
 

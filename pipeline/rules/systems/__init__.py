@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pipeline.rules.systems.base import System
 
-__all__ = ["system_for"]
+__all__ = ["System", "system_for"]
 
 
 def system_for(name: str) -> System:
