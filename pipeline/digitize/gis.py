@@ -130,9 +130,11 @@ def geojson(result: Digitization, source: str | None = None) -> dict[str, dict[s
 
     Examples
     --------
-    >>> layers = geojson(result)  # doctest: +SKIP
-    >>> layers["hexes"]["features"][0]["properties"]["terrain"]  # doctest: +SKIP
-    'clear'
+    On the reading of a scan (:func:`~pipeline.digitize.run.digitize_scan`; the tests run
+    it on rendered maps, too slow for a doctest)::
+
+        layers = geojson(result)
+        layers["hexes"]["features"][0]["properties"]["terrain"]  # 'clear'
     """
     fit, doc = result.fit, result.map
     grid = fit.grid
