@@ -183,9 +183,9 @@ def clean_leftovers(folder: str | Path, name: str) -> list[Path]:
 
     >>> import tempfile, pathlib
     >>> where = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (where / ".map.json.999999999.0123abcd.bocage-tmp").write_bytes(b"half")
-    >>> [p.name for p in clean_leftovers(where, "map.json")]
-    ['.map.json.999999999.0123abcd.bocage-tmp']
+    >>> _ = (where / ".out.json.999999999.0123abcd.bocage-tmp").write_bytes(b"half")
+    >>> [p.name for p in clean_leftovers(where, "out.json")]
+    ['.out.json.999999999.0123abcd.bocage-tmp']
     """
     place = Path(folder)
     stem = name[:_STEM]

@@ -14,14 +14,9 @@ from pipeline.aids.page import Page, pages_pdf, pages_png
 from pipeline.aids.quickref import quickref_pages
 from pipeline.aids.tec import tec_pages
 from pipeline.aids.track import track_pages
-from pipeline.errors import DataError
 from pipeline.files import atomic_folder
-from pipeline.model.check import companion_counters
-from pipeline.model.crt import load_crt
-from pipeline.model.manifest import UnitManifest, load_units
-from pipeline.model.mapdata import MapData, load_map
-from pipeline.model.rulesprofile import load_rules
-from pipeline.model.scenario import load_scenario
+from pipeline.model.folder import CRT_FILE, MAP_FILE, RULES_FILE, GameFolder
+from pipeline.model.mapdata import MapData
 from pipeline.pdf import DocumentInfo
 
 __all__ = ["AID_STEMS", "is_aid_file", "make_aids"]
@@ -48,16 +43,7 @@ def _png_bytes(pages: list[Page], dpi: float) -> bytes:
     return buffer.getvalue()
 
 
-def _manifest(game: Path) -> UnitManifest | None:
-    """The game's ``units.csv``: in the folder or in its companion ``counters/<game>``."""
-    path = game / "units.csv"
-    if not path.is_file():
-        other = companion_counters(game)
-        path = other / "units.csv" if other is not None else path
-    return load_units(path) if path.is_file() else None
-
-
-def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", *,
+def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str = "letter", *,
               hex_size: float = DEFAULT_HEX_SIZE, map_dpi: float = 150.0,
               png_dpi: float = 100.0) -> list[Path]:
     """Write the play aids of the game in ``game_dir`` to ``out_dir``; return the files.
@@ -65,13 +51,15 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
     Parameters
     ----------
     game_dir
-        A game folder; ``crt.json``, ``rules.json`` and ``map.json`` are each used
-        when present (a folder with none of them raises :class:`DataError`).
+        A game folder (or its :class:`~pipeline.model.GameFolder`); ``crt.json``,
+        ``rules.json`` and ``map.json`` are each used when present (a folder with none
+        of them raises :class:`DataError`).
     out_dir
         Created if missing; ``crt.pdf/png``, ``tec.pdf/png``, ``quickref.pdf/png``
         (the rules the validator applies, from the profile), ``track.pdf/png`` and
         ``oob.pdf/png`` (from ``scenario.json``; ``track-NAME``/``oob-NAME`` from
-        ``scenario_NAME.json``; the OOB only with a unit manifest, ``units.csv``
+        ``scenario_NAME.json`` or any other scenario document ``NAME.json`` of the
+        folder; the OOB only with a unit manifest, ``units.csv``
         there or in ``counters/<game>``), ``map.pdf`` and ``map-BOARD.png`` are
         written there, replacing the aids of an earlier run as a set (other files
         in the folder are kept); on any error the folder is left as it was.
@@ -82,21 +70,16 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
     png_dpi
         Pixels per inch of the chart PNGs.
     """
-    game = Path(game_dir)
+    game = GameFolder.of(game_dir)
     out = Path(out_dir)
-    if not game.is_dir():
-        raise DataError(game, "", "not a game folder (expected a directory with rules.json,"
-                        " crt.json, map.json)")
-    found = [name for name in ("crt.json", "rules.json", "map.json") if (game / name).is_file()]
-    if not found:
-        raise DataError(game, "", "no crt.json, rules.json or map.json here: nothing to print")
-    map_data: MapData | None = load_map(game / "map.json") if "map.json" in found else None
-    rules = load_rules(game / "rules.json") if "rules.json" in found else None
+    found = game.require_any((CRT_FILE, RULES_FILE, MAP_FILE), stage="play aids")
+    map_data: MapData | None = game.map_data() if MAP_FILE in found else None
+    rules = game.rules_if_any()
     # Every aid cites the rulebook by the game's title when the profile gives one.
     book = Rulebook.of(rules) if rules is not None else None
     jobs: list[tuple[str, list[Page], str]] = []
-    if "crt.json" in found:
-        table = load_crt(game / "crt.json")
+    if CRT_FILE in found:
+        table = game.crt()
         jobs.append(("crt", crt_pages(table, paper, book), table.title))
     if rules is not None:
         jobs.append(("tec", tec_pages(rules, paper, map_data, book),
@@ -104,9 +87,8 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
         quickref = quickref_pages(rules, paper)
         if quickref:
             jobs.append(("quickref", quickref, f"Quick Reference ({rules.game})"))
-    manifest = _manifest(game)
-    for path in sorted(game.glob("scenario*.json")):
-        scenario = load_scenario(path)
+    manifest = game.units_if_any()
+    for path, scenario in game.scenarios():
         suffix = path.stem.removeprefix("scenario").lstrip("_")
         suffix = f"-{suffix}" if suffix else ""
         jobs.append((f"track{suffix}", track_pages(scenario, manifest, paper, book=book),
@@ -117,11 +99,11 @@ def make_aids(game_dir: str | Path, out_dir: str | Path, paper: str = "letter", 
     written: list[Path] = []
     # The metadata says which game an aid serves (the map's title, else the rules' game).
     game_title = map_data.title if map_data is not None else (
-        load_rules(game / "rules.json").game if "rules.json" in found else game.name)
+        rules.game if rules is not None else game.name)
 
     def info(title: str) -> DocumentInfo:
         return DocumentInfo(title, f"{title}: a play aid for {game_title}, printed by bocage"
-                            f" from {game}", author=f"bocage, for {game_title}")
+                            f" from {game.path}", author=f"bocage, for {game_title}")
 
     # All or nothing: the aids of an earlier run are replaced as a set (atomic_folder).
     with atomic_folder(out, owns=is_aid_file) as folder:

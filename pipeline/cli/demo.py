@@ -23,6 +23,7 @@ from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, qu
 from pipeline.cli.paths import OutputPath
 from pipeline.errors import DataError
 from pipeline.files import atomic_folder
+from pipeline.model.folder import FACTS_FILE, MAP_FILE, UNITS_FILE
 
 __all__ = ["DEFAULT_FOLDER", "OUTPUTS", "SAMPLE", "Stage", "Step", "demo", "is_demo_file",
            "stages"]
@@ -33,7 +34,7 @@ SAMPLE = "sample"
 (``maps/demo``, ``counters/demo``, ``schemas``)."""
 
 _GAME = f"{SAMPLE}/maps/demo"
-_UNITS = f"{SAMPLE}/counters/demo/units.csv"
+_UNITS = f"{SAMPLE}/counters/demo/{UNITS_FILE}"
 _MARKERS = f"{SAMPLE}/counters/demo/markers.csv"
 
 OUTPUTS = {
@@ -91,12 +92,12 @@ def stages(paper: str = "letter") -> tuple[Stage, ...]:
         Stage("check: the sample data loads and agrees with itself",
               (Step(("check", _GAME, f"{SAMPLE}/counters/demo")),)),
         Stage("digitize: read the scan back into map data (grid, terrain, hexsides)",
-              (Step(("digitize", f"{_GAME}/scan.jpg", "--legend", f"{_GAME}/map.json", "--grid",
-                     f"{_GAME}/map.json", "--out", "digitized.json", "--overlay", "overlay.png",
-                     "--gis", "digitized.gpkg")),)),
+              (Step(("digitize", f"{_GAME}/scan.jpg", "--legend", f"{_GAME}/{MAP_FILE}",
+                     "--grid", f"{_GAME}/{MAP_FILE}", "--out", "digitized.json", "--overlay",
+                     "overlay.png", "--gis", "digitized.gpkg")),)),
         Stage("validate: the hand-entered map against the scan and the rulebook's facts",
-              (Step(("validate", f"{_GAME}/map.json", "--against", "digitized.json", "--facts",
-                     f"{_GAME}/facts.json", "--report", "validation.html", "--quiet"),
+              (Step(("validate", f"{_GAME}/{MAP_FILE}", "--against", "digitized.json", "--facts",
+                     f"{_GAME}/{FACTS_FILE}", "--report", "validation.html", "--quiet"),
                     ok=(0, 1)),),
               note="exit 1 means findings, shown in the report; the demo goes on"),
         Stage("counters: one PNG per face, a contact sheet, and a duplex sheet PDF",

@@ -19,7 +19,7 @@ from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
-from pipeline.model import load_map, load_rules
+from pipeline.model import GameFolder
 from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.explain import TOPICS, explain
@@ -51,7 +51,7 @@ def _position_or_save(f: Any) -> Any:
 
 
 @contextmanager
-def _position_file(game: Path, position: Path | None, vsav: Path | None,
+def _position_file(game: GameFolder, position: Path | None, vsav: Path | None,
                    vmod: Path | None) -> Iterator[Path]:
     """The position to load: --position as given, or --vsav written as one for the loader."""
     if (position is None) == (vsav is None):
@@ -94,7 +94,7 @@ def rules() -> None:
     """
 
 
-def _engine(game: Path, position: Path | None, phase: str | None = None,
+def _engine(game: GameFolder, position: Path | None, phase: str | None = None,
             saved: Path | None = None) -> Engine:
     # A saved game keeps a hex both sides hold (a combat not yet resolved, a piece
     # dropped in the wrong hex): that hex is reported and its units' moves refused;
@@ -143,8 +143,9 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
     dark (the whole MA) with their cost, the cheapest paths drawn from the start hex,
     and the hexes refused next to them crossed.
     """
-    with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path, phase, saved=vsav)
+    folder = GameFolder(game)
+    with _position_file(folder, position, vsav, vmod) as position_path:
+        engine = _engine(folder, position_path, phase, saved=vsav)
     try:
         reach = engine.reachable(unit_id)
     except DataError as exc:
@@ -153,8 +154,8 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
         # The unit is the save's (unknown there, or in a hex both sides hold).
         raise DataError(str(vsav), exc.path, exc.message) from None
     if picture is not None:
-        _save_picture(picture, moves_picture(load_map(game / "map.json"), engine.situation,
-                                             reach, unit_id))
+        _save_picture(picture, moves_picture(folder.map_data(), engine.situation, reach,
+                                             unit_id))
     if as_json:
         emit_json(reach.to_dict(engine.name))
         return
@@ -175,7 +176,7 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
 def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: str | None,
                as_json: bool) -> None:
     """Is this path legal? Exit 0 if so, 1 with the first illegal step if not."""
-    engine = _engine(game, position, phase)
+    engine = _engine(GameFolder(game), position, phase)
     path = [_hex(engine, h.strip(), "--path") for h in path_text.split(",") if h.strip()]
     result = engine.check_path(unit_id, path)
     if as_json:
@@ -205,14 +206,14 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
     With --picture, units are drawn over the map green (in supply, with the line they
     traced and its source ringed) or red (out of supply).
     """
-    with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path, saved=vsav)
+    folder = GameFolder(game)
+    with _position_file(folder, position, vsav, vmod) as position_path:
+        engine = _engine(folder, position_path, saved=vsav)
     ids = [u.id for u in engine.situation.units
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
     if picture is not None:
-        _save_picture(picture, supply_picture(load_map(game / "map.json"), engine.situation,
-                                              answers))
+        _save_picture(picture, supply_picture(folder.map_data(), engine.situation, answers))
     if as_json:
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
@@ -233,8 +234,9 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
 
     On a --vsav save, a hex holding units of both sides is reported with them.
     """
-    with _position_file(game, position, vsav, vmod) as position_path:
-        engine = _engine(game, position_path, saved=vsav)
+    folder = GameFolder(game)
+    with _position_file(folder, position, vsav, vmod) as position_path:
+        engine = _engine(folder, position_path, saved=vsav)
     verdicts = {engine.name(h): engine.stacking(h) for h in sorted(engine.situation.occupants)}
     mixed = {engine.name(h) for h in engine.situation.mixed_hexes}
     if as_json:
@@ -259,7 +261,7 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
 @json_option
 def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: bool) -> None:
     """Is the line of sight clear? Exit 0 if so, 1 if blocked."""
-    engine = _engine(game, position)
+    engine = _engine(GameFolder(game), position)
     verdict = engine.los(_hex(engine, from_hex, "--from"), _hex(engine, to_hex, "--to"))
     if as_json:
         emit_json({"clear": verdict.legal, "rule": verdict.rule, "at": verdict.at,
@@ -284,7 +286,7 @@ def explain_rules(game: Path, as_json: bool) -> None:
     "text", "key"}: key is the rules.json key (or the system's procedure) it comes
     from.
     """
-    profile = load_rules(game / "rules.json")
+    profile = GameFolder(game).rules()
     check_profile_keys(profile)
     lines = explain(profile)
     if as_json:

@@ -17,6 +17,7 @@ from pipeline.cli.options import (
 )
 from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
+from pipeline.model.folder import FACTS_FILE, MAP_FILE, GameFolder
 from pipeline.validate import (
     parse_role_options,
     read_raw_file,
@@ -29,7 +30,7 @@ from pipeline.validate import (
 __all__ = ["validate"]
 
 @click.command(cls=OneLineErrors, short_help="Check hand-entered terrain.", context_settings=HELP)
-@click.argument("map_path", metavar="MAP.json", type=InputPath())
+@click.argument("map_path", metavar="MAP.json|GAME_DIR", type=InputPath("any", contents=True))
 @click.option("--against", type=InputPath(),
               help="A digitized map of the same grid to diff with.")
 @click.option("--facts", type=InputPath(), help="The rulebook's facts (facts.json) to check.")
@@ -54,6 +55,9 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
              checked: Path | None, report: Path | None, roles: tuple[str, ...], as_json: bool,
              quiet: bool) -> None:
     """Check a hand-entered map: diff, lint and the rulebook's facts, in one run.
+
+    MAP.json is the typed map, or a game folder: its map.json, checked against its
+    facts.json when it has one (unless --facts names other facts).
 
     Every slip of the file is listed at once, each with its place: keys typed
     twice (with their lines), unknown names, hexes off the grid, hexsides
@@ -81,10 +85,16 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
     \b
     Examples:
       bocage validate maps/demo/map.json --facts maps/demo/facts.json
+      bocage validate maps/demo
       bocage validate typed.json --against digitized.json --report report.html
       bocage validate typed.json --scan map.png --legend legend.json \\
           --anchor 0101=88,92 --anchor 2522=1012,1047 --sample woods=0412,0415
     """
+    if map_path.is_dir():
+        game = GameFolder(map_path)
+        game.require(MAP_FILE, stage="validation")
+        map_path = game.map_file
+        facts = facts if facts is not None or not game.has(FACTS_FILE) else game.facts_file
     reading = None
     if scan is not None:
         # Without --grid the typed map's own grid, layout and all, as --grid MAP.json.

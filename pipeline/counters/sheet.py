@@ -58,8 +58,8 @@ from pipeline.counters.style import complete_sides
 from pipeline.counters.vector import Forms, draw_face
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
-from pipeline.model.check import companion_maps
 from pipeline.model.documents import read_json
+from pipeline.model.folder import GameFolder, companion_maps
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
 from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
 
@@ -386,7 +386,7 @@ def sheet_info(manifests: Sequence[str | Path], options: SheetOptions) -> Docume
     for manifest in manifests:
         maps = companion_maps(Path(manifest).parent)
         if maps is not None:
-            data = read_json(maps / "map.json")
+            data = read_json(GameFolder(maps).map_file)
             title = data.get("title") if isinstance(data, dict) else None
             game = title if isinstance(title, str) else maps.name
             break

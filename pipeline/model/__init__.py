@@ -7,9 +7,9 @@ mean 'woods'?)``). JSON documents say what they are in ``kind``; CSV manifests
 are told apart by their header. Each kind has a JSON Schema in ``schemas/``
 generated from these classes (``python -m pipeline.model.schema schemas/``).
 
->>> from pipeline.model import load_map
+>>> from pipeline.model import GameFolder
 >>> from pathlib import Path
->>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
 >>> demo.terrain_of("2417"), demo.board_for("0421").name
 (['rough'], 'omaha')
 """
@@ -25,6 +25,7 @@ from pipeline.model.check import (
 from pipeline.model.crt import CrtTable, crt_from_data, load_crt
 from pipeline.model.documents import dumps, read_json, save_json
 from pipeline.model.facts import Fact, Facts, facts_from_data, load_facts
+from pipeline.model.folder import Game, GameFolder, game_folders
 from pipeline.model.manifest import (
     MARKER_KINDS,
     UNIT_FLAGS,
@@ -82,6 +83,8 @@ __all__ = [
     "CrtTable",
     "Fact",
     "Facts",
+    "Game",
+    "GameFolder",
     "GridSpec",
     "HexEntry",
     "HexsideEntry",
@@ -108,6 +111,7 @@ __all__ = [
     "crt_from_data",
     "dumps",
     "facts_from_data",
+    "game_folders",
     "load_crt",
     "load_facts",
     "load_file",

@@ -12,7 +12,6 @@ uses, documents naming different games) are returned as warnings.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +20,14 @@ from pipeline.errors import DataError, ManifestError, did_you_mean
 from pipeline.model.crt import CrtTable, crt_from_data
 from pipeline.model.documents import document_kind, parse_json, read_text
 from pipeline.model.facts import Facts, facts_from_data
+from pipeline.model.folder import (
+    MAP_FILE,
+    UNITS_FILE,
+    GameFolder,
+    companion_counters,
+    companion_maps,
+)
 from pipeline.model.manifest import (
-    STYLE_FILE,
     MarkerManifest,
     UnitManifest,
     UnitSpec,
@@ -197,34 +202,6 @@ class _Folder:
             self.markers.append(doc)
 
 
-def _data_files(directory: Path) -> list[Path]:
-    # The counter style (STYLE_FILE) is the counters' settings, checked by `bocage counters`.
-    return sorted(
-        p for p in directory.iterdir()
-        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in (".json", ".csv")
-        and p.name != STYLE_FILE
-    )
-
-
-def companion_counters(directory: Path) -> Path | None:
-    """``counters/<game>`` for ``maps/<game>`` (the repository layout), if it exists."""
-    if directory.resolve().parent.name != "maps":
-        return None
-    # normpath, not resolve: messages keep the user's relative spelling (counters/demo).
-    name = directory.resolve().name
-    candidate = Path(os.path.normpath(directory / ".." / ".." / "counters" / name))
-    return candidate if candidate.is_dir() else None
-
-
-def companion_maps(directory: Path) -> Path | None:
-    """``maps/<game>`` for ``counters/<game>`` (the repository layout), if it has a map.json."""
-    if directory.resolve().parent.name != "counters":
-        return None
-    name = directory.resolve().name
-    candidate = Path(os.path.normpath(directory / ".." / ".." / "maps" / name))
-    return candidate if (candidate / "map.json").is_file() else None
-
-
 @one_line
 def check_game_dir(
     directory: str | Path, counters: str | Path | None = None
@@ -256,22 +233,22 @@ def check_game_dir(
         manifest; hexes not on the map; manifest units whose class or side the
         rules profile does not know; enemy units sharing a hex in a position.
     """
-    folder_path = Path(directory)
-    if not folder_path.is_dir():
-        why = "no such folder" if not folder_path.exists() else "not a folder"
-        raise DataError(directory, "", why)
+    game = GameFolder(directory)
+    files = game.data_files()
+    if not files:
+        raise game.not_a_game_folder([MAP_FILE, UNITS_FILE, "other data file"], every=False)
     results: list[Checked] = []
     folder = _Folder()
-    for path in _data_files(folder_path):
+    for path in files:
         shown = str(path)
         kind, doc = load_file(shown)
         summary, counts = _summary(doc)
         results.append(Checked(shown, kind, summary, counts))
         folder.add(shown, doc)
     extra = Path(counters) if counters is not None else (
-        None if folder.units else companion_counters(folder_path))
+        None if folder.units else companion_counters(game.path))
     if extra is not None and extra.is_dir():
-        for path in _data_files(extra):
+        for path in GameFolder(extra).data_files():
             kind, doc = load_file(str(path))
             if kind in ("units", "markers"):
                 folder.add(str(path), doc)

@@ -1,8 +1,8 @@
 """Read a game folder and a position into a :class:`Situation`.
 
-A game folder is ``maps/<game>/`` with ``map.json`` and ``rules.json``; the
-unit manifest is ``units.csv`` there or in the companion ``counters/<game>/``.
-The position file says where the units stand.
+The rules need the folder's map and rules profile, and its unit manifest when a
+position places units (:class:`~pipeline.model.GameFolder` finds each). The
+position file says where the units stand.
 """
 
 from __future__ import annotations
@@ -14,16 +14,14 @@ from typing import Any
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import (
+    GameFolder,
     MapData,
     Position,
     RulesProfile,
     UnitManifest,
-    companion_counters,
-    load_map,
     load_position,
-    load_rules,
-    load_units,
 )
+from pipeline.model.folder import MAP_FILE, RULES_FILE
 from pipeline.rules.errors import RulesError
 from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.situation import (
@@ -39,7 +37,7 @@ from pipeline.rules.situation import (
 __all__ = ["load_game", "situation_from_game"]
 
 
-def load_game(game_dir: str | Path, position: str | Path | None = None,
+def load_game(game_dir: str | Path | GameFolder, position: str | Path | None = None,
               mixed: MixedHexes = "refuse") -> Situation:
     """Load a game folder's map, rules profile and manifest, and a position.
 
@@ -54,21 +52,12 @@ def load_game(game_dir: str | Path, position: str | Path | None = None,
     >>> load_game(demo).mixed_hexes
     {}
     """
-    folder = Path(game_dir)
-    if not folder.is_dir():
-        raise DataError(folder, "", "not a game folder (expected map.json and rules.json)")
-    for needed in ("map.json", "rules.json"):
-        if not (folder / needed).is_file():
-            raise DataError(folder, "", f"the game folder has no {needed}")
-    units_path = folder / "units.csv"
-    if not units_path.is_file():
-        other = companion_counters(folder)
-        units_path = other / "units.csv" if other is not None else units_path
-    manifest = load_units(units_path) if units_path.is_file() else None
+    folder = GameFolder.of(game_dir)
+    folder.require(MAP_FILE, RULES_FILE, stage="the rules")
     pos = load_position(position) if position is not None else None
-    rules = load_rules(folder / "rules.json")
+    rules = folder.rules()
     check_profile_keys(rules)
-    return situation_from_game(load_map(folder / "map.json"), rules, pos, manifest,
+    return situation_from_game(folder.map_data(), rules, pos, folder.units_if_any(),
                                str(position) if position else None, mixed)
 
 

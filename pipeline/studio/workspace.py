@@ -58,12 +58,14 @@ from pipeline.files import write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import (
     Facts,
+    GameFolder,
     MapData,
     dumps,
     load_facts,
     map_from_data,
     read_json,
 )
+from pipeline.model.folder import FACTS_FILE, MAP_FILE
 from pipeline.studio.document import (
     HexValue,
     SideValue,
@@ -80,8 +82,6 @@ from pipeline.validate import Finding, diff_maps, sort_findings, validate_data
 __all__ = ["BACKUP_SUFFIX", "EditConflict", "Workspace"]
 
 BACKUP_SUFFIX = ".bak"
-MAP_FILE = "map.json"
-FACTS_FILE = "facts.json"
 SCANS = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
 
 
@@ -122,14 +122,12 @@ class Workspace:
     def __init__(self, folder: Path, scan: Path | None = None,
                  anchors: Mapping[str, Point] | None = None) -> None:
         self.folder = folder.resolve()
-        self.map_path = folder / MAP_FILE  # as given: messages name it so
-        if not self.map_path.is_file():
-            raise DataError(str(folder), "", "no map.json in this folder: the studio needs the"
-                            " map's grid and terrain names (bocage vassal import or a map.json"
-                            " written by hand makes one)")
+        game = GameFolder(folder)  # as given: messages name it so
+        game.require(MAP_FILE, stage="the studio")
+        self.map_path = game.map_file
         self._disk = _fingerprint(self.map_path)
         self.opened = map_from_data(read_json(self.map_path), str(self.map_path))
-        facts_path = self.folder / FACTS_FILE
+        facts_path = self.folder / FACTS_FILE  # the folder resolved: the facts stay with it
         self.facts: Facts | None = load_facts(facts_path) if facts_path.is_file() else None
         board = self.opened.boards[0]
         self.scan_path = self._scan_path(scan, board.image)

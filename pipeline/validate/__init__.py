@@ -17,7 +17,7 @@ the bench that types errors into a true map. Nothing here changes data.
 
 >>> from pathlib import Path
 >>> demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
->>> result = validate_files(demo / "map.json", facts=demo / "facts.json")
+>>> result = validate_folder(demo)  # its map.json, against its facts.json
 >>> result.has_errors, sorted({f.source for f in result.findings})
 (False, ['lint'])
 """
@@ -46,6 +46,7 @@ from pipeline.validate.validation import (
     typed_grid,
     validate_data,
     validate_files,
+    validate_folder,
     validate_text,
 )
 
@@ -94,6 +95,7 @@ __all__ = [
     "typed_grid",
     "validate_data",
     "validate_files",
+    "validate_folder",
     "validate_text",
     "write_html_report",
 ]

@@ -28,9 +28,9 @@ below, 95% and less), and from what the rules make of the feature:
 a hexside feature whose vocabulary note cites a rulebook section can be an
 error, one no rule cites (a trail, a field boundary) at most a warning.
 
->>> from pipeline.model import load_map
+>>> from pipeline.model import GameFolder
 >>> from pathlib import Path
->>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
 >>> result = diff_maps(demo, demo)
 >>> result.findings, result.terrain["woods"].agreement
 ([], 1.0)

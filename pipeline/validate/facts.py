@@ -6,10 +6,10 @@ to the rulebook section that says what it should be. A fact about features the
 map has not entered at all (an unsurveyed map with no river hexside yet) cannot
 be tested: it is a ``check`` of kind ``fact_unverified``, not an error.
 
->>> from pipeline.model import load_facts, load_map
+>>> from pipeline.model import GameFolder
 >>> from pathlib import Path
->>> demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
->>> check_facts(load_facts(demo / "facts.json"), load_map(demo / "map.json"))
+>>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo")
+>>> check_facts(demo.facts(), demo.map_data())
 []
 """
 

@@ -15,8 +15,8 @@ A mistake is *named* when a finding of a kind that states its reason
 hexes; findings below that are counted apart (``seen``).
 
 >>> from pathlib import Path
->>> from pipeline.model import read_json
->>> true = read_json(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> from pipeline.model import GameFolder, read_json
+>>> true = read_json(GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_file)
 >>> text, made = inject_errors(true, 12, seed=1)
 >>> len(made), set(KINDS) - {e.kind for e in made}  # the demo types no bridge to leave out
 (12, {'missing_bridge'})

@@ -339,9 +339,9 @@ def lint_map(the_map: MapData, roles: Roles | None = None) -> list[Finding]:
 
     Examples
     --------
-    >>> from pipeline.model import load_map
+    >>> from pipeline.model import GameFolder
     >>> from pathlib import Path
-    >>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+    >>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
     >>> sorted({f.kind for f in lint_map(demo)})[:2]
     ['lone_rare_terrain', 'river_dead_end']
     """
@@ -360,9 +360,9 @@ def lint_map(the_map: MapData, roles: Roles | None = None) -> list[Finding]:
 def switched_off(the_map: MapData) -> dict[str, str]:
     """The lint kinds the map switches off, with its reasons (``lint_off``).
 
-    >>> from pipeline.model import load_map
+    >>> from pipeline.model import GameFolder
     >>> from pathlib import Path
-    >>> switched_off(load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json"))
+    >>> switched_off(GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data())
     {}
     """
     return dict(sorted(the_map.lint_off.items()))

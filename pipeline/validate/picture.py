@@ -119,9 +119,9 @@ def draw_map(the_map: MapData) -> Picture:
 
     Examples
     --------
-    >>> from pipeline.model import load_map
+    >>> from pipeline.model import GameFolder
     >>> from pathlib import Path
-    >>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+    >>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
     >>> pic = draw_map(demo)
     >>> pic.png[:4], len(pic.outlines), pic.width > 600
     (b'\\x89PNG', 550, True)

@@ -27,6 +27,7 @@ import os
 from pathlib import Path
 
 from pipeline.model.documents import write_text_atomic
+from pipeline.model.folder import MAP_FILE
 from pipeline.validate.accepted import SUFFIX
 from pipeline.validate.findings import SEVERITIES, Finding, count_by
 from pipeline.validate.picture import Picture, ScanView, draw_map, draw_scan
@@ -379,7 +380,7 @@ def html_report(result: Validation, names: dict[str, str] | None = None) -> str:
         for place, group in _by_place(result.findings))
     title = f"bocage validate: {result.inputs.get('map', result.the_map.title)}"
     earlier = json.dumps([{"kind": f.kind, "where": f.where} for f in result.hidden])
-    sidecar = Path(result.inputs.get("map", "map.json")).name.removesuffix(".json") + SUFFIX
+    sidecar = Path(result.inputs.get("map", MAP_FILE)).name.removesuffix(".json") + SUFFIX
     data = html.escape(json.dumps(result.inputs, sort_keys=True))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

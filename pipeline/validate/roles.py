@@ -6,9 +6,9 @@ that need to know what a name *means* read it from :class:`Roles`. The
 defaults are guessed from the names in the map's vocabulary and can be
 overridden one role at a time (``bocage validate --role sea=all_sea,lake``).
 
->>> from pipeline.model import load_map
+>>> from pipeline.model import GameFolder
 >>> from pathlib import Path
->>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
 >>> r = roles_for(demo)
 >>> sorted(r.sea), sorted(r.coast), sorted(r.towns), sorted(r.roads)
 (['all_sea'], ['beach'], ['city', 'village'], ['road', 'trail'])

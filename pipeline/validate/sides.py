@@ -6,9 +6,9 @@ two hexes (sorted, as :meth:`pipeline.model.HexsideEntry.key` writes it) or
 the set of the three lattice hexes that meet there, so rivers can be followed
 from hexside to hexside.
 
->>> from pipeline.model import load_map
+>>> from pipeline.model import GameFolder
 >>> from pathlib import Path
->>> demo = load_map(Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json")
+>>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
 >>> side_name(("0303", "0304")), sides_of(demo, "0101")[0]
 ('0303/0304', ('0101', 'N'))
 """

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import BocageError, DataError
-from pipeline.model import Facts, MapData, load_facts, load_map
+from pipeline.model import Facts, GameFolder, MapData, load_facts, load_map
+from pipeline.model.folder import FACTS_FILE, MAP_FILE
 from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
 from pipeline.validate.diff import MapDiff, diff_maps
 from pipeline.validate.facts import check_facts
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from pipeline.hexgrid import HexGrid
 
 __all__ = ["Validation", "digitize_hook", "typed_grid", "validate_data", "validate_files",
-           "validate_text"]
+           "validate_folder", "validate_text"]
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,9 @@ def validate_text(text: str, *, file: str = "<map>", against: MapData | None = N
     Examples
     --------
     >>> from pathlib import Path
-    >>> text = (Path(__file__).resolve().parents[2] / "maps" / "demo" / "map.json").read_text()
+    >>> from pipeline.model import GameFolder
+    >>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo")
+    >>> text = demo.map_file.read_text()
     >>> text = text.replace('"hexes": {', '"hexes": {"1718": {"terrain": ["woods"]},', 1)
     >>> result = validate_text(text, file="typed.json")
     >>> [(f.kind, f.where) for f in result.findings if f.source == "screen"], result.loads
@@ -206,6 +209,23 @@ def validate_text(text: str, *, file: str = "<map>", against: MapData | None = N
     data, slips = read_raw(text, file)
     return validate_data(data, file=file, against=against, facts=facts, roles=roles,
                          slips=slips)
+
+
+def validate_folder(folder: str | Path | GameFolder, *, against: Path | None = None,
+                    facts: Path | None = None, **options: Any) -> Validation:
+    """Validate a game folder's map against its own facts (:func:`validate_files` on the
+    folder's ``map.json``, with its ``facts.json`` unless ``facts`` names other facts).
+
+    >>> from pathlib import Path
+    >>> result = validate_folder(Path(__file__).resolve().parents[2] / "maps" / "demo")
+    >>> result.has_errors, result.inputs["facts"].endswith("facts.json")
+    (False, True)
+    """
+    game = GameFolder.of(folder)
+    game.require(MAP_FILE, stage="validation")
+    if facts is None and game.has(FACTS_FILE):
+        facts = game.facts_file
+    return validate_files(game.map_file, against=against, facts=facts, **options)
 
 
 def validate_files(map_path: Path, *, against: Path | None = None, facts: Path | None = None,

@@ -39,7 +39,8 @@ from pipeline import __version__
 from pipeline.errors import DataError, ImageError, ModuleError
 from pipeline.hexgrid import Hex, Layout
 from pipeline.imagefile import open_image
-from pipeline.model import MapData, MarkerSpec, UnitSpec, companion_counters
+from pipeline.model import GameFolder, MapData, MarkerSpec, UnitSpec
+from pipeline.model.folder import companion_counters
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
 from pipeline.vassal.buildfile import (
@@ -132,7 +133,7 @@ def _boards(inputs: GameInputs, images: Mapping[str, Path],
     warnings: list[str] = []
     notes: list[str] = []
     grids = inputs.map_data.grids()
-    map_file = inputs.folder / "map.json"
+    map_file = inputs.map_file
     for i, board in enumerate(inputs.map_data.boards):
         grid = grids[board.name]
         if i < len(layouts) and layouts[i] is not None:
@@ -592,7 +593,7 @@ def _missing(unit_id: str) -> UnitSpec:
 
 
 def build_module(
-    game_dir: str | Path,
+    game_dir: str | Path | GameFolder,
     out: str | Path,
     *,
     boards: Mapping[str, Path] | None = None,

@@ -42,6 +42,7 @@ from pipeline.files import atomic_folder
 from pipeline.hexgrid import HexGrid, Layout, Numbering, Orientation
 from pipeline.hexgrid.numbering import STAGGERS
 from pipeline.model import UNIT_SIZES, UNIT_TYPES, map_from_data
+from pipeline.model.folder import MAP_FILE, MARKERS_FILE, UNITS_FILE
 from pipeline.model.manifest import markers_from_text, units_from_text
 from pipeline.vassal.images import counter_image_names, image_slug
 from pipeline.vassal.location import Grid, VassalHexGrid, VassalZonedGrid, format_parts
@@ -493,18 +494,18 @@ def import_module(module: str | Path, out: str | Path) -> ImportReport:
             game = _game_id(read)
         if boards:
             document = _map_document(read, game, boards)
-            map_from_data(document, str(target / "map.json"))  # refuses what check would
-            (work / "map.json").write_text(json.dumps(document, indent=2, ensure_ascii=False)
+            map_from_data(document, str(target / MAP_FILE))  # refuses what check would
+            (work / MAP_FILE).write_text(json.dumps(document, indent=2, ensure_ascii=False)
                                            + "\n", encoding="utf-8")
         else:
             writer.warnings.append("no board has a hex grid bocage can read: no map.json"
                                    " written (the manifests and images are)")
-        _csv(work / "units.csv", UNIT_COLUMNS, units)
-        _csv(work / "markers.csv", MARKER_COLUMNS, markers)
-        units_from_text((work / "units.csv").read_text(encoding="utf-8"),
-                        str(target / "units.csv"))
-        markers_from_text((work / "markers.csv").read_text(encoding="utf-8"),
-                          str(target / "markers.csv"))
+        _csv(work / UNITS_FILE, UNIT_COLUMNS, units)
+        _csv(work / MARKERS_FILE, MARKER_COLUMNS, markers)
+        units_from_text((work / UNITS_FILE).read_text(encoding="utf-8"),
+                        str(target / UNITS_FILE))
+        markers_from_text((work / MARKERS_FILE).read_text(encoding="utf-8"),
+                          str(target / MARKERS_FILE))
         if writer.missing_images:
             where = "a bare build file has no images" if not read.source.is_archive else (
                 "not in the archive")

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BocageError, ModuleError
-from pipeline.model import Position, companion_counters, load_units, position_from_data
+from pipeline.model import GameFolder, Position, position_from_data
 from pipeline.model.documents import parse_json
 from pipeline.vassal.encoding import Decoder, PieceDefinition, Trait, decode
 from pipeline.vassal.read import (
@@ -571,19 +571,14 @@ def find_module(save: str | Path) -> Path:
     return matches[0]
 
 
-def _units_by_name(game_dir: Path) -> dict[str, str]:
-    # The game folder's manifest (there or in counters/<game>), as the rules find it.
-    path = game_dir / "units.csv"
-    if not path.is_file():
-        other = companion_counters(game_dir)
-        path = other / "units.csv" if other is not None else path
-    if not path.is_file():
-        return {}
-    return {unit.name or unit.id: unit.id for unit in load_units(path)}
+def _units_by_name(game: GameFolder) -> dict[str, str]:
+    # The game folder's manifest, as the rules find it.
+    units = game.units_if_any()
+    return {unit.name or unit.id: unit.id for unit in units} if units is not None else {}
 
 
 def save_position(save: str | Path, module: str | Path | None = None, *,
-                  phase: str = "movement", game_dir: str | Path | None = None
+                  phase: str = "movement", game_dir: str | Path | GameFolder | None = None
                   ) -> tuple[SavedGame, Position, list[tuple[SavedPiece, str]]]:
     """Read a save (its module found beside it unless given) into a position document.
 
@@ -592,6 +587,6 @@ def save_position(save: str | Path, module: str | Path | None = None, *,
     Returns the saved game, the position and the pieces left out of it (with why).
     """
     saved = read_save(save, module if module is not None else find_module(save))
-    names = _units_by_name(Path(game_dir)) if game_dir is not None else None
+    names = _units_by_name(GameFolder.of(game_dir)) if game_dir is not None else None
     position, left_out = position_from_save(saved, phase=phase, units_by_name=names)
     return saved, position, left_out

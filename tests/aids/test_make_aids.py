@@ -43,7 +43,7 @@ def test_cli_writes_the_aids_and_lists_them(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["nowhere"], "nowhere: no such folder"),
-    (["EMPTY"], "nothing to print"),
+    (["EMPTY"], "empty: not a game folder for play aids (no crt.json, rules.json or map.json)"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "empty").mkdir()

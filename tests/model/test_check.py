@@ -87,7 +87,8 @@ def test_the_counters_folder_checks_alone():
 
 def test_missing_folder(tmp_path):
     missing = tmp_path / "nope"
-    assert error_of(lambda: check_game_dir(missing)) == f"{missing}: no such folder"
+    assert error_of(lambda: check_game_dir(missing)) == (
+        f"{missing}: not a game folder (no such folder)")
 
 
 @pytest.fixture

@@ -53,8 +53,7 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path):
     empty = runner.invoke(cli, ["studio", str(tmp_path), "--no-browser"])
     assert empty.exit_code == 2
     assert empty.output.strip().splitlines() == [
-        (f"bocage: {tmp_path}: no map.json in this folder: the studio needs the map's grid and"
-        " terrain names (bocage vassal import or a map.json written by hand makes one)")]
+        f"bocage: {tmp_path}: not a game folder for the studio (no map.json)"]
     folder = copy_demo(tmp_path / "demo")
     bad = folder / "notes.jpg"
     bad.write_text("not an image")

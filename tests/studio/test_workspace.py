@@ -267,7 +267,7 @@ def test_findings_list_where_the_typed_map_and_the_reading_disagree(mistaught):
 
 
 def test_opening_refuses_a_folder_without_map_or_scan(tmp_path):
-    with pytest.raises(DataError, match=r"no map.json"):
+    with pytest.raises(DataError, match=r"not a game folder for the studio \(no map\.json\)"):
         Workspace(tmp_path)
     folder = copy_demo(tmp_path / "g")
     (folder / "scan.jpg").unlink()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from pipeline.hexgrid import Hex
+from pipeline.model.folder import RULES_FILE
 from pipeline.rules.kernel import KERNEL_READS, Kernel
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import moving_class
@@ -38,7 +39,7 @@ class Cobra(Kernel):
     rulebook = "003_de9c41aeffe9bb98.txt"
     code = "003"
     reads = KERNEL_READS
-    reference = REPOSITORY / "maps" / "cobra" / "rules.json"
+    reference = REPOSITORY / "maps" / "cobra" / RULES_FILE
     overrides: ClassVar[dict[str, str]] = {
         "short_of_mp": "5.6.3",
         "may_enter_ezoc": "5.7.2",

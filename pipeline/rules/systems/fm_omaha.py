@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pipeline.model.folder import RULES_FILE
 from pipeline.rules.kernel import KERNEL_READS, Kernel
 from pipeline.rules.systems.base import REPOSITORY
 
@@ -30,5 +31,5 @@ class FireAndMovement(Kernel):
     rulebook = "000_3d79f68a6e3e33eb.txt"
     code = "000"
     reads = KERNEL_READS
-    reference = REPOSITORY / "maps" / "omaha" / "rules.json"
+    reference = REPOSITORY / "maps" / "omaha" / RULES_FILE
     overrides: ClassVar[dict[str, str]] = {}

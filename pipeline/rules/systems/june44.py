@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pipeline.model.folder import RULES_FILE
 from pipeline.rules.kernel import KERNEL_READS, Kernel
 from pipeline.rules.systems.base import REPOSITORY
 
@@ -28,5 +29,5 @@ class June44(Kernel):
     rulebook = "001_2c092b02feae28f3.txt"
     code = "001"
     reads = KERNEL_READS
-    reference = REPOSITORY / "maps" / "june44" / "rules.json"
+    reference = REPOSITORY / "maps" / "june44" / RULES_FILE
     overrides: ClassVar[dict[str, str]] = {}

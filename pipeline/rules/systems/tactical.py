@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from pipeline.hexgrid import Hex, Hexside
+from pipeline.model.folder import RULES_FILE
 from pipeline.model.rulesprofile import LosRules, OverrunRules
 from pipeline.rules.errors import RulesError
 from pipeline.rules.kernel import KERNEL_READS, Kernel
@@ -109,7 +110,7 @@ class Tactical(Kernel):
     rulebook = "002_9cac1969b0421155.txt"
     code = "002"
     reads = KERNEL_READS | {"los", "overrun", "terrain.*.entry_roll", "roads.*.negated_by"}
-    reference = REPOSITORY / "maps" / "tactical" / "rules.json"
+    reference = REPOSITORY / "maps" / "tactical" / RULES_FILE
     cites_paragraphs = True
     overrides: ClassVar[dict[str, str]] = {
         "carriers": "Transport: Only units with a C at the top may transport other units",
