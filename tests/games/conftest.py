@@ -9,15 +9,19 @@ from typing import Any
 
 import pytest
 
+from pipeline.model import GameFolder
 from pipeline.rules.registry import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
-# The seed games are the registered rule systems that answer with a game folder's profile.
-SEEDS = {spec.game: spec for spec in registry().values() if spec.game is not None}
+# The seed games are the registered rule systems that answer with a game folder's profile;
+# each folder says its game's rulebook and code (tests/model/test_folder.py holds them to
+# what the system declares).
+SEEDS = {spec.game: GameFolder(spec.reference.parent) for spec in registry().values()
+         if spec.reference is not None and spec.game is not None}
 GAMES = tuple(SEEDS)
-RULEBOOKS = {game: spec.rulebook for game, spec in SEEDS.items()}
-CODES = {game: spec.code for game, spec in SEEDS.items()}
+RULEBOOKS = {game: folder.game.rulebook for game, folder in SEEDS.items()}
+CODES = {game: folder.game.code for game, folder in SEEDS.items()}
 
 
 def maps(game: str) -> Path:
