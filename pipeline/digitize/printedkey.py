@@ -71,8 +71,10 @@ def _normal(text: str) -> str:
 def match_label(name: str, phrase: str) -> bool:
     """Whether a printed phrase is the label of terrain ``name``.
 
-    >>> match_label("all_sea", "All Sea"), match_label("woods", "Wocds"), match_label("lake", "Marsh")
-    (True, True, False)
+    >>> match_label("all_sea", "All Sea"), match_label("woods", "Wocds")
+    (True, True)
+    >>> match_label("lake", "Marsh")
+    False
     >>> match_label("hills", "Hill"), match_label("city", "City:"), match_label("rough", "Road")
     (True, True, False)
     """

@@ -351,7 +351,7 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
         for other in typed_only:
             theirs = ink(other)
             if mine is not None and theirs is not None and mine[0] == theirs[0] and max(
-                    abs(a - b) for a, b in zip(mine[1], theirs[1])) <= _INK:
+                    abs(a - b) for a, b in zip(mine[1], theirs[1], strict=True)) <= _INK:
                 out[feature] = (f"{other} is typed here and printed in the same ink: the"
                                 f" reading may have taken the one for the other")
     return out

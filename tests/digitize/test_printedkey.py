@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import shutil
 from functools import cache
 
 import numpy as np
@@ -23,15 +21,12 @@ from pipeline.digitize.printedkey import KeySwatch, find_key
 from pipeline.errors import BocageError
 from pipeline.render.styles import sample_sheet
 from tests.digitize.test_foreign import _folder, bench
+from tests.needs import program
 
 
 @pytest.fixture(autouse=True)
 def _tesseract() -> None:
-    if shutil.which("tesseract") is None:
-        why = "the tesseract OCR program is not installed (apt-get install tesseract-ocr)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+    program("tesseract", "tesseract-ocr")
 
 
 @cache
@@ -47,7 +42,7 @@ def _terrain(rendered) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_every_swatch_of_a_printed_key_is_found_by_its_label():
-    sheet, rendered, scan = _keybox_sheet()
+    _, rendered, scan = _keybox_sheet()
     fit = calibrate(scan.image, spec=dataclasses.replace(rendered.grid, layout=None))
     warned: list[str] = []
     found = {k.terrain: k for k in find_key(scan.image, fit, [*_terrain(rendered), "orchard"],
@@ -101,7 +96,7 @@ def test_key_auto_alone_reads_the_foreign_keybox_map():
 
 
 def test_without_tesseract_key_auto_is_one_clear_line(tmp_path, monkeypatch):
-    sheet, rendered, scan = _keybox_sheet()
+    _, rendered, scan = _keybox_sheet()
     fit = calibrate(scan.image, spec=dataclasses.replace(rendered.grid, layout=None))
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(BocageError, match="Tesseract OCR program, which is not installed"):
