@@ -41,7 +41,12 @@ from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
 from pipeline.rules.errors import RulesError
-from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
+from pipeline.rules.stacking import (
+    counted_markers,
+    hex_limit_words,
+    once_left_hexes,
+    stacking_verdict,
+)
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
 from pipeline.rules.terrain import (
@@ -68,7 +73,8 @@ __all__ = ["COMMON_KEYS", "IN_EZOC", "KERNEL_READS", "LEFT_EZOC", "Kernel", "Mov
 
 IN_EZOC = "in_ezoc"      # the mover stands in an EZOC (a word about the hex it is in)
 LEFT_EZOC = "left_ezoc"  # it left an EZOC this phase (zoc.leave.no_reentry)
-LEFT_HEX = "left:"       # it left a hex of stacking.hex_limits[i] with once_left (000 §11.2.1)
+LEFT_HEX = "left:"  # "left:<i>:<hex>": it left that hex of stacking.hex_limits[i] with
+#                     once_left, and may never stack again (000 §11.2.1)
 
 #: Keys every profile may carry whatever its system: what the document is, the game's
 #: vocabulary, the costs of its chart and what the play aids print (the title among it);
@@ -497,7 +503,7 @@ class Kernel(System):
             memory.add(LEFT_EZOC)
         left = once_left_hexes(engine).get(move.hex)
         if left is not None:
-            memory.add(f"{LEFT_HEX}{left}")  # 000 §11.2.1: it may never stack again
+            memory.add(f"{LEFT_HEX}{left}:{engine.name(move.hex)}")  # 000 §11.2.1
         if to_ezoc:
             memory.add(IN_EZOC)
         return frozenset(memory)
@@ -655,12 +661,16 @@ class Kernel(System):
         if not words:
             return None
         ids = set(query.ids)
-        if not any(u.id not in ids for u in engine.situation.units_in(move.hex)):
+        others = [u.id for u in engine.situation.units_in(move.hex) if u.id not in ids]
+        if not others:
             return None
-        rule = engine.profile.stacking.hex_limits[int(words[0][len(LEFT_HEX):])]
+        index, left = sorted(words)[0][len(LEFT_HEX):].split(":", 1)
+        rule = engine.profile.stacking.hex_limits[int(index)]
         assert rule.once_left is not None
         return Verdict(False, engine.cite(rule.once_left.cite, rule.cite), engine.name(move.hex),
-                       f"{query.unit.id} left such a hex on this move and may not stack again")
+                       f"{query.unit.id} left {left} ({hex_limit_words(rule)}) on this move"
+                       f" and may not stack again: {', '.join(others)} in"
+                       f" {engine.name(move.hex)}")
 
     def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:
         """``placement``: where a reinforcement may be placed (markers, terrain), never on
