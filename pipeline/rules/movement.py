@@ -156,8 +156,14 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     settled = _search(engine, query, first, refused, short)
     best: dict[Hex, Move] = {}
     end = system.end
+    adjacency = engine.grid.adjacency
     for move in settled:
         h = move.hex
+        if move.stop is not None:
+            # A hex beyond a stop that no other way reaches: the stop is why.
+            for n in adjacency[h]:
+                if n not in refused:
+                    refused[n] = move.stop
         if h == start_hex:
             continue
         verdict = end(engine, query, move)

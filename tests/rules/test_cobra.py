@@ -252,6 +252,35 @@ def test_canadian_infantry_division_two_thirds_but_not_regiments_003_s5_3_3() ->
     assert costs(e, "R") == {}
 
 
+
+@pytest.mark.parametrize("ma", range(1, 19))
+def test_british_infantry_mechanized_third_on_the_first_turns_003_s5_9_5(ma: int) -> None:
+    """"move ... one-third during their mechanized movement phase on Game Turns 1 and 2":
+    the two-thirds of 5.3.3 halved, each rounded up (2.6), is the third rounded up."""
+    e = engine(25, 1, [unit("B", "allied", "0101", ma=ma, size="division",
+                            nationality="British")], phase="mechanized_movement", turn=2)
+    assert max(costs(e, "B").values()) == -(-ma // 3)
+
+
+def test_first_turns_halve_allied_units_only_003_s5_9_5() -> None:
+    """"All Allied units have their printed MPA halved on Game Turns 1 and 2": a German
+    unit in storm weather keeps its 6, an Allied one has 3; from GT 3 both have 6."""
+    for turn, allied in ((1, 3), (2, 3), (3, 6)):
+        e = engine(10, 3, [unit("A", "allied", "0101", ma=6),
+                           unit("G", "german", "0103", ma=6)], weather="storm", turn=turn)
+        assert max(costs(e, "A").values()) == allied
+        assert max(costs(e, "G").values()) == 6
+
+
+def test_paratroops_of_either_side_still_on_turn_one_003_s5_9_4() -> None:
+    """"Paratroop units may not move on Game Turns 1": the flag decides, not the side."""
+    e = engine(5, 3, [unit("P", "allied", "0101", paratroop=True),
+                      unit("F", "german", "0503", paratroop=True),
+                      unit("R", "german", "0303")], turn=1, weather="storm")
+    assert costs(e, "P") == {} and costs(e, "F") == {}
+    assert costs(e, "R")
+    assert e.reachable("F").refused[e.grid.hex("0403")].rule == "003 §5.9.4"
+
 # -- terrain ------------------------------------------------------------------------------
 
 def test_bocage_minimum_then_hexside_cost_003_s5_7_1() -> None:
