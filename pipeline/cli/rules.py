@@ -171,13 +171,16 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
 @click.option("--path", "path_text", required=True,
               help="Comma-separated hexes from the start hex: 2318,2317,2217.")
 @click.option("--phase", help="Ask as if in this phase.")
+@click.option("--overrun", is_flag=True,
+              help="Check the path as an overrun: each enemy hex it enters is overrun as"
+                   " the game's rules.json 'overrun' says, and the overrun taken as won.")
 @json_option
 def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: str | None,
-               as_json: bool) -> None:
+               overrun: bool, as_json: bool) -> None:
     """Is this path legal? Exit 0 if so, 1 with the first illegal step if not."""
     engine = _engine(game, position, phase)
     path = [_hex(engine, h.strip(), "--path") for h in path_text.split(",") if h.strip()]
-    result = engine.check_path(unit_id, path)
+    result = engine.check_path(unit_id, path, overrun=overrun)
     if as_json:
         emit_json(result.to_dict())
     elif result.verdict.legal:

@@ -84,7 +84,14 @@ __all__ = [
     "NotTraced",
     "OneHexOut",
     "OneHexRule",
+    "OverrunCost",
+    "OverrunHexsides",
+    "OverrunMarkers",
+    "OverrunPhases",
     "OverrunRules",
+    "OverrunTerrain",
+    "OverrunTurns",
+    "OverrunZoc",
     "PhaseMover",
     "PhaseRule",
     "PlacementRules",
@@ -962,21 +969,92 @@ class LosRules(Model):
     note: Note = ""
 
 
-class OverrunRules(Model):
-    """Overruns: attacks made while moving (002, 003 §5.5)."""
+class OverrunCost(Model):
+    """What an overrun costs: MP on top of entering the target hex (003 §5.5.1)."""
 
-    by: list[UnitSelector] = Field([], description="who may overrun (empty: every unit)")
+    extra_mp: float = Field(ge=0, description="MP paid on top of the target hex's terrain"
+                            " cost, which roads may lower as for any move (003 §5.5.1: 3)")
+    cite: Cite = Field("", description="cited when the mover has not the MP left")
+    note: Note = ""
+
+
+class OverrunPhases(Model):
+    """Overruns are made only in these phases (003 §5.5: the initial movement phase)."""
+
+    phases: list[str] = Field(min_length=1, description="the phases, as the position names"
+                              " them")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunTurns(Model):
+    """No overrun on these game turns (003 §5.9.7: Game Turn 1)."""
+
+    turns: list[int] = Field(min_length=1)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunHexsides(Model):
+    """No overrun across these hexside features, a road on the hexside or not (003 §5.5.3:
+    major rivers, bridged or not)."""
+
+    hexsides: list[Name] = Field(min_length=1)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunTerrain(Model):
+    """Hexes of these terrains: no overrun into them (``not_into``, 003 §5.5.3: fortress
+    hexes), or only into them (``only_into``, 002: clear)."""
+
+    terrain: list[Name] = Field(min_length=1)
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunMarkers(Model):
+    """No overrun into a hex holding such a marker (002: blocks, wrecks, fortifications and
+    minefields)."""
+
+    markers: list[str] = Field(min_length=1, description="marker types")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunZoc(Model):
+    """Zones of control and an overrun (003 §5.5.6)."""
+
+    ignores_target: bool = Field(True, description="the move that overruns ignores the ZOC of"
+                                 " the units it overruns: hexes only they put in an EZOC are"
+                                 " entered and left freely, before and after the overrun")
+    not_from_other_ezoc: bool = Field(True, description="no overrun from a hex in the ZOC of"
+                                      " enemy units other than those overrun")
+    not_after_leaving: bool = Field(True, description="no overrun by a unit that left an EZOC"
+                                    " this phase (disengaged)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunRules(Model):
+    """Overruns: an attack made while moving, by entering the enemy's hex (002, 003 §5.5).
+
+    A path checked as an overrun (``bocage rules check-move --overrun``) enters each enemy
+    hex on it as an overrun the defender loses: the units there are taken as dislodged, and
+    the mover goes on from their hex as the rules allow."""
+
+    by: list[UnitRule] = Field([], description="who may overrun (empty: every unit)")
     not_by: list[UnitRule] = Field([], description="who never does")
-    extra_mp: float | None = Field(None, ge=0, description="MP paid on top of the target"
-                                   " hex's terrain (003 §5.5.1)")
-    phases: list[str] = Field([], description="only in these phases (empty: any)")
-    not_on_turns: list[int] = []
-    not_across_hexsides: list[Name] = []
-    not_into_terrain: list[Name] = []
-    only_into_terrain: list[Name] = []
-    barred_by_markers: list[str] = []
-    ignores_target_zoc: bool = False
-    not_from_other_ezoc: bool = False
+    cost: OverrunCost | None = Field(None, description="null: the target hex costs what its"
+                                     " terrain costs")
+    phases: OverrunPhases | None = Field(None, description="null: in any phase")
+    not_on_turns: OverrunTurns | None = None
+    not_across: OverrunHexsides | None = None
+    not_into: OverrunTerrain | None = None
+    only_into: OverrunTerrain | None = Field(None, description="overruns only into hexes"
+                                             " of these terrains (002: clear)")
+    barred_by_markers: OverrunMarkers | None = None
+    zoc: OverrunZoc | None = Field(None, description="null: an overrun does nothing to ZOC")
     cite: Cite = ""
     note: Note = ""
 
@@ -1100,10 +1178,10 @@ _NAMED_BY: dict[str, tuple[str, ...]] = {
     "classes": ("classes",), "unit_class": ("classes",), "roles": ("roles",),
     "sides": ("sides",), "side": ("sides",),
     "terrain": ("terrain",), "not_into_terrain": ("terrain",), "unless_terrain": ("terrain",),
-    "in_terrain": ("terrain",), "only_into_terrain": ("terrain",), "between": ("terrain",),
+    "in_terrain": ("terrain",), "between": ("terrain",),
     "crossed_as": ("features",),
     "blocked_by_hexsides": ("features",), "hexsides": ("features",),
-    "not_across_hexsides": ("features",), "feature": ("features",), "bridges": ("features",),
+    "feature": ("features",), "bridges": ("features",),
     "road": ("roads",),
 }
 

@@ -48,7 +48,7 @@ HOOK_TOPICS = {
     "stacking": "Stacking", "placement": "Stacking", "exerts_zoc": "Zones of control",
     "zoc_reaches": "Zones of control", "may_enter_ezoc": "Zones of control",
     "ezoc_stop": "Zones of control", "ezoc_to_ezoc": "Zones of control",
-    "supply": "Supply", "los": "Line of sight",
+    "supply": "Supply", "los": "Line of sight", "overrun": "Movement",
 }
 
 
@@ -79,7 +79,8 @@ def explain(profile: RulesProfile, spec: SystemSpec | None = None) -> list[RuleL
     """
     spec = spec or spec_for(profile.system)
     words = _Words(profile)
-    lines = [*words.movement(), *words.zoc(), *words.stacking(), *words.supply(), *words.los()]
+    lines = [*words.movement(), *words.overrun(spec), *words.zoc(), *words.stacking(),
+             *words.supply(), *words.los()]
     lines += _procedures(spec)
     return sorted(lines, key=lambda x: TOPICS.index(x.topic))
 
@@ -307,6 +308,66 @@ class _Words:
         for i, moving in enumerate(m.moves_as):
             yield self.line(t, moving.cite, f"{_cap(who(moving))} move and pay terrain as"
                             f" {moving.unit_class} units.", f"movement.moves_as[{i}]")
+
+    # -- overruns --------------------------------------------------------------------
+
+    def overrun(self, spec: SystemSpec) -> Iterator[RuleLine]:
+        """The ``overrun`` keys the system reads (the tactical aid reads only some)."""
+        o, t = self.p.overrun, "Movement"
+        if o is None:
+            return
+        reads = spec.reads
+
+        def read(key: str) -> bool:
+            return "overrun" in reads or f"overrun.{key}" in reads
+
+        whom = f"{_cap(_whos(o.by))} may overrun" if o.by and read("by") else (
+            "Any unit may overrun")
+        yield self.line(t, o.by[0].cite if o.by else "", f"{whom} an enemy hex: a path checked"
+                        " with --overrun enters it, the overrun is taken as won and the move"
+                        " goes on from there.", "overrun.by", o.cite)
+        if o.cost is not None and read("cost"):
+            yield self.line(t, o.cost.cite, f"An overrun costs {_mp(o.cost.extra_mp)} MP on"
+                            " top of the target hex's terrain (roads may be used).",
+                            "overrun.cost", o.cite)
+        for i, rule in enumerate(o.not_by if read("not_by") else []):
+            yield self.line(t, rule.cite, f"{_cap(who(rule))} never overrun.",
+                            f"overrun.not_by[{i}]", o.cite)
+        if o.phases is not None and read("phases"):
+            phases = _list([x.replace("_", " ") for x in o.phases.phases])
+            yield self.line(t, o.phases.cite, f"Overruns only in the {phases} phase.",
+                            "overrun.phases", o.cite)
+        if o.not_on_turns is not None and read("not_on_turns"):
+            turns = _list([str(x) for x in o.not_on_turns.turns])
+            yield self.line(t, o.not_on_turns.cite, f"No overrun on turn {turns}.",
+                            "overrun.not_on_turns", o.cite)
+        if o.not_across is not None and read("not_across"):
+            sides = _list([x.replace("_", " ") for x in o.not_across.hexsides])
+            yield self.line(t, o.not_across.cite, f"No overrun across a {sides} hexside,"
+                            " bridged or not.", "overrun.not_across", o.cite)
+        if o.not_into is not None and read("not_into"):
+            into = _list([x.replace("_", " ") for x in o.not_into.terrain])
+            yield self.line(t, o.not_into.cite, f"No overrun into a {into} hex.",
+                            "overrun.not_into", o.cite)
+        if o.only_into is not None and read("only_into"):
+            into = _list([x.replace("_", " ") for x in o.only_into.terrain])
+            yield self.line(t, o.only_into.cite, f"Overruns only into {into} hexes.",
+                            "overrun.only_into", o.cite)
+        if o.barred_by_markers is not None and read("barred_by_markers"):
+            yield self.line(t, o.barred_by_markers.cite, "No overrun into a hex holding a"
+                            f" {_list(o.barred_by_markers.markers)} marker.",
+                            "overrun.barred_by_markers", o.cite)
+        z = o.zoc
+        if z is not None and read("zoc"):
+            parts = []
+            if z.ignores_target:
+                parts.append("the move ignores the ZOC of the units it overruns")
+            if z.not_from_other_ezoc:
+                parts.append("no overrun from a hex in the ZOC of other enemy units")
+            if z.not_after_leaving:
+                parts.append("none by a unit that left an EZOC this phase")
+            if parts:
+                yield self.line(t, z.cite, _cap("; ".join(parts)) + ".", "overrun.zoc", o.cite)
 
     # -- zones of control ----------------------------------------------------------------
 

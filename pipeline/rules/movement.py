@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -38,6 +38,8 @@ class MoveQuery:
     movers: tuple[Unit, ...]
     die_rolls: Mapping[Hex, int] = field(default_factory=dict)
     overrun: bool = False
+    #: The path being checked (:func:`check_path`, its start first); empty in a search.
+    path: tuple[Hex, ...] = ()
     ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -254,6 +256,7 @@ def check_path(engine: Engine, query: MoveQuery, path: list[Hex]) -> PathCheck:
     """Accept a path (``path[0]`` is the start hex) or name its first illegal step."""
     grid, system = engine.grid, engine.system
     name = engine.name
+    query = replace(query, path=tuple(path))
     if not path or path[0] != query.unit.hex:
         return PathCheck(Verdict(False, None, name(path[0]) if path else None,
                                  "the path must start in the unit's hex"), None)

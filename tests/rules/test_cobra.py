@@ -498,3 +498,57 @@ def test_two_causes_together_are_named_10_3_1_003_s10_3_1() -> None:
     answer = e.supply(["A"])["A"]
     assert not answer.in_supply and answer.rule == "003 §10.3.1"
     assert "18 hexes" in answer.reason
+
+
+# -- overruns -----------------------------------------------------------------------------
+
+def overrun(e: Engine, uid: str, *hexes: str) -> Any:
+    return e.check_path(uid, [e.grid.hex(h) for h in hexes], overrun=True)
+
+
+def armoured(hex_id: str, ma: float = 8, **flags: Any) -> dict[str, Any]:
+    return unit("A", "allied", hex_id, ma=ma, cls="mechanized", size="division", **flags)
+
+
+def test_an_overrun_may_use_a_road_into_the_target_003_s5_5_1() -> None:
+    """"the overrun cost of three MP plus the terrain cost of entering the target hex
+    (Roads may be used.)": woods entered by a primary road (1/2) costs 3.5."""
+    e = engine(5, 1, [armoured("0101"), unit("G", "german", "0201")],
+               {"0201": ["heavy_forest"]},
+               [{"hexes": ["0101", "0201"], "features": ["primary_road"]}])
+    result = overrun(e, "A", "0101", "0201")
+    assert result.verdict.legal and result.cost == 3.5
+    off_road = engine(5, 1, [armoured("0101"), unit("G", "german", "0201")],
+                      {"0201": ["heavy_forest"]})
+    assert overrun(off_road, "A", "0101", "0201").cost == 3 + 4
+
+
+def test_no_overrun_after_disengaging_003_s5_5_6() -> None:
+    """"A unit may not disengage and perform an overrun in the same phase": A leaves E's ZOC
+    (+2 MP, 5.6.1) into 0201, next to G only, whose ZOC the overrun ignores (without an
+    overrun that step is EZOC to EZOC, 5.6.2); the overrun itself is refused."""
+    e = engine(6, 3, [armoured("0102", ma=12), unit("E", "german", "0103"),
+                      unit("G", "german", "0301")])
+    assert path(e, "A", "0102", "0201").verdict.rule == "003 §5.6.2"
+    refused = overrun(e, "A", "0102", "0201", "0301").verdict  # 0201 entered: refused at 0301
+    assert (refused.legal, refused.rule, refused.at) == (False, "003 §5.5.6", "0301")
+    assert "left an EZOC" in refused.reason
+    from_start = engine(6, 3, [armoured("0201", ma=12), unit("G", "german", "0301")])
+    assert overrun(from_start, "A", "0201", "0301").verdict.legal  # adjacent from the start
+
+
+def test_an_out_of_supply_division_does_not_overrun_003_s10_6_4() -> None:
+    e = engine(5, 1, [armoured("0101", in_supply=False), unit("G", "german", "0201")])
+    verdict = overrun(e, "A", "0101", "0201").verdict
+    assert (verdict.legal, verdict.rule) == (False, "003 §10.6.4")
+
+
+def test_the_hexes_only_the_target_controls_are_free_after_the_overrun_003_s5_5_1() -> None:
+    """Dislodged, G's ZOC goes with it: from 0301 A moves on through 0302, which only G's
+    ZOC covered, and stops in 0402 (E's ZOC)."""
+    e = engine(6, 3, [armoured("0101"), unit("G", "german", "0301"),
+                      unit("E", "german", "0503")])
+    result = overrun(e, "A", "0101", "0201", "0301", "0302", "0402")
+    assert result.verdict.legal and result.cost == 1 + 4 + 1 + 1
+    beyond = overrun(e, "A", "0101", "0201", "0301", "0302", "0402", "0401").verdict
+    assert (beyond.legal, beyond.rule, beyond.at) == (False, "003 §5.2.3", "0401")

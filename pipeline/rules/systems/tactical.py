@@ -108,7 +108,10 @@ class Tactical(Kernel):
     title = "a tactical Normandy game's player aid (platoons and vehicles)"
     rulebook = "002_9cac1969b0421155.txt"
     code = "002"
-    reads = KERNEL_READS | {"los", "overrun", "terrain.*.entry_roll", "roads.*.negated_by"}
+    # Its overruns are its own procedure: it reads only who and where from ``overrun``.
+    reads = (KERNEL_READS - {"overrun"}) | {
+        "los", "overrun.by", "overrun.not_by", "overrun.only_into", "overrun.barred_by_markers",
+        "terrain.*.entry_roll", "roads.*.negated_by"}
     reference = REPOSITORY / "maps" / "tactical" / "rules.json"
     cites_paragraphs = True
     overrides: ClassVar[dict[str, str]] = {
@@ -424,15 +427,18 @@ class Tactical(Kernel):
             return Verdict(False, self.cite(OVERRUN_BARRED), name,
                            "halftrack against an armoured unit: halftracks may not overrun "
                            "armoured units")
-        for kind in rules.barred_by_markers:
-            if sit.markers_in(to, kind):
-                return Verdict(False, self.cite(OVERRUN_BARRED), name,
-                               f"a {kind} in the target hex prevents all Overrun Attacks")
-        terrain = [t for t in sit.map.tags(to) if t not in rules.only_into_terrain]
-        if rules.only_into_terrain and terrain:
-            return Verdict(False, self.cite(OVERRUN), name,
+        barred_by = rules.barred_by_markers
+        if barred_by is not None:
+            kind = next((k for k in barred_by.markers if sit.markers_in(to, k)), None)
+            if kind is not None:
+                return Verdict(False, engine.cite(barred_by.cite) or self.cite(OVERRUN_BARRED),
+                               name, f"a {kind} in the target hex prevents all Overrun Attacks")
+        only = rules.only_into
+        terrain = [t for t in sit.map.tags(to) if only is not None and t not in only.terrain]
+        if only is not None and terrain:
+            return Verdict(False, engine.cite(only.cite) or self.cite(OVERRUN), name,
                            f"the target hex is {', '.join(terrain)}: overruns only against "
-                           f"units in {' or '.join(rules.only_into_terrain)} hexes")
+                           f"units in {' or '.join(only.terrain)} hexes")
         done = {str(h) for h in sit.state.get("overrun_this_phase", ())}
         if name in done or f"{_OVERRAN}{name}" in move.memory:
             return Verdict(False, self.cite(OVERRUN), name,
