@@ -65,6 +65,7 @@ __all__ = [
     "EzocToEzoc",
     "EzocToEzocBarred",
     "AssumedBridge",
+    "BlockingHex",
     "HexLimit",
     "HexsideRule",
     "HexTerrainRule",
@@ -556,7 +557,7 @@ class ZocEnter(Model):
     extra_ma_fraction: float | None = Field(None, gt=0, le=1, description="plus this share"
                                             " of the printed MA (000 §6.1: a half)")
     rounding: Literal["up", "down"] = "down"
-    free_for: list[UnitSelector] = Field([], description="units that pay none of the extra MP"
+    free_for: list[UnitRule] = Field([], description="units that pay none of the extra MP"
                                          " (000 §6.1: commandos)")
     cite: Cite = ""
     note: Note = ""
@@ -663,7 +664,8 @@ class ZocRules(Model):
     by_class: dict[Name, ZocByClass] = Field({}, description="per unit class, what differs")
     negated_by_friendly: Negation = Negation()
     ignored_by: list[UnitRule] = Field([], description="units an EZOC never affects")
-    cite: Cite = ""
+    cite: Cite = Field("", description="the rule saying which units exert a ZOC and into"
+                       " which hexes (each entry below cites its own)")
     note: Note = ""
 
 
@@ -816,6 +818,9 @@ class SupplySource(Model):
     controlled: bool = Field(False, description="only while the position's control gives the"
                              " hex to the side")
     excluded: list[SourceExclusion] = []
+    in_hex: Rule | None = Field(None, description="the rule that a unit in such a hex is in"
+                                " supply (000 §12.0 Exception), cited for it (default: the"
+                                " source's own cite)")
     cite: Cite = ""
     note: Note = ""
 
@@ -956,13 +961,21 @@ class LosBar(Model):
     note: Note = ""
 
 
+class BlockingHex(Model):
+    """A hex with all of these terrains on the line always blocks it (002: "combined woods +
+    town hexes")."""
+
+    terrain: list[Name] = Field(min_length=1)
+    cite: Cite = ""
+    note: Note = ""
+
+
 class LosRules(Model):
     """Line of sight over hexside bars and elevation (002)."""
 
     elevations: dict[Name, int] = Field({}, description="hex terrain -> elevation (else 0)")
     bars: dict[Name, LosBar] = {}
-    blocking_hexes: list[list[Name]] = Field([], description="hexes with all of these terrains"
-                                             " always block")
+    blocking_hexes: list[BlockingHex] = Field([], description="hexes that always block")
     corners_block: bool = Field(True, description="a line through a corner touches every"
                                 " hexside meeting there")
     cite: Cite = ""

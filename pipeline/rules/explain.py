@@ -380,8 +380,14 @@ class _Words:
         text = f"{exerters} a ZOC into the six adjacent hexes"
         if z.not_exerted_by:
             text += f", except {_whos(z.not_exerted_by)}"
-        cite = next((r.cite for r in z.not_exerted_by if r.cite), z.cite)
-        yield self.line(t, cite, text + ".", "zoc.not_exerted_by")
+        yield self.line(t, z.cite, text + ".", "zoc.exerted_by")
+        if len({r.cite for r in z.not_exerted_by}) > 1:  # each exception where it is written
+            for i, none in enumerate(z.not_exerted_by):
+                yield self.line(t, none.cite, f"{_cap(who(none))} exert no ZOC.",
+                                f"zoc.not_exerted_by[{i}]", z.cite)
+        elif z.not_exerted_by and z.not_exerted_by[0].cite != z.cite:
+            yield self.line(t, z.not_exerted_by[0].cite, f"{_cap(_whos(z.not_exerted_by))}"
+                            " exert no ZOC.", "zoc.not_exerted_by", z.cite)
         for i, suspended in enumerate(z.suspended):
             near = ", nor do enemy units adjacent to them" if suspended.adjacent_enemies else ""
             yield self.line(t, suspended.cite, f"On turn"
@@ -441,9 +447,11 @@ class _Words:
             text += f" costs {_list(costs, 'plus')} on top of the terrain" if costs else (
                 " costs nothing more")
             text += " and stops the unit" if enter.stop else "; the unit may go on"
-            if enter.free_for:
-                text += f" ({_whos(enter.free_for)} pay nothing more)"
             yield self.line(t, enter.cite, _sentence(prefix, text), f"{key}.enter")
+            for i, free in enumerate(enter.free_for):
+                yield self.line(t, free.cite, _sentence(prefix, f"{who(free)} pay nothing more"
+                                                        " to enter an EZOC"),
+                                f"{key}.enter.free_for[{i}]", enter.cite)
         if leave is not None:
             if not leave.allowed:
                 text = "a unit in an EZOC may not leave it"
@@ -569,6 +577,9 @@ class _Words:
                                for x in src.excluded)
             yield self.line(t, src.cite, f"{src.side} supply source ({what}): {how}"
                             f"{excluded}.", f"supply.sources[{i}]")
+            if src.in_hex is not None:
+                yield self.line(t, src.in_hex.cite, f"A unit in {what} is in supply.",
+                                f"supply.sources[{i}].in_hex", src.cite)
         length = s.length
         unit = "supply MP" if length.unit == "mp" else "hexes"
         if length.max is None:
@@ -643,9 +654,9 @@ class _Words:
             yield self.line(t, bar.cite, f"A {name} hexside bar on the line blocks it (an"
                             f" obstacle at elevation {bar.level})"
                             + (f"; {'; '.join(extra)}" if extra else "") + ".", f"los.bars.{name}")
-        for combo in rules.blocking_hexes:
-            yield self.line(t, rules.cite, f"A hex of {_list(combo, 'and')} on the line always"
-                            " blocks it.", "los.blocking_hexes")
+        for i, blocking in enumerate(rules.blocking_hexes):
+            yield self.line(t, blocking.cite, f"A hex of {_list(blocking.terrain, 'and')} on the"
+                            " line always blocks it.", f"los.blocking_hexes[{i}]", rules.cite)
 
 
 def _cap(text: str) -> str:

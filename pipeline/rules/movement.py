@@ -162,10 +162,13 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     for move in settled:
         h = move.hex
         if move.stop is not None:
-            # A hex beyond a stop that no other way reaches: the stop is why.
+            # A hex beyond a stop that no other way reaches: the stop is why (named there).
+            beyond: Verdict | None = None
             for n in adjacency[h]:
                 if n not in refused:
-                    refused[n] = move.stop
+                    if beyond is None:
+                        beyond = Verdict(False, move.stop.rule, None, move.stop.reason)
+                    refused[n] = beyond
         if h == start_hex:
             continue
         verdict = end(engine, query, move)

@@ -190,7 +190,9 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
     cite = engine.cite(rules.length.cite if rules.length.max is not None else rules.cite,
                        rules.cite)
     if len(path) == 1:
-        return SupplyAnswer(True, cite, f"on {what} ({name(at)})", path)
+        own = source.rule.in_hex
+        return SupplyAnswer(True, engine.cite(own.cite, source.rule.cite) if own else cite,
+                            f"on {what} ({name(at)})", path)
     if rules.length.max is not None:
         counted = lines.counted(at)
         unit = "MP" if rules.length.unit == "mp" else "hex" if counted == 1 else "hexes"

@@ -120,7 +120,7 @@ class Tactical(Kernel):
         "steps": MOVING,
         "over_budget": AS_A_STACK,
         "end": THROUGH,
-        "los": LOS_ALWAYS,
+        "los": LOS_BARS,
     }
 
     # -- who is what -----------------------------------------------------------------
@@ -467,10 +467,11 @@ class Tactical(Kernel):
     def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
         """Line of sight between the centres of two hexes, each unit at its hex's elevation.
 
-        "LOS is never obstructed between adjacent hexes." "LOS is blocked if ANY
-        portion of a traced-through hex side contains a solid color bar (green,
-        orange, brown). LOS is not blocked by a slope (brown) hex side connected
-        to a hilltop (orange) hex side." "LOS is always obstructed by combined
+        "LOS is never obstructed between adjacent hexes." "Always apply LOS rules in
+        favor of the defender. LOS is blocked if ANY portion of a traced-through hex
+        side contains a solid color bar (green, orange, brown). LOS is not blocked by
+        a slope (brown) hex side connected to a hilltop (orange) hex side." "LOS is
+        always obstructed by combined
         woods + town hexes." "Units are not obstacles"; wrecks, blocks and
         fortifications "do not obstruct LOS". "Units at a higher elevation may trace
         LOS over obstacles at a lower elevation"; "LOS is always obstructed by 2
@@ -487,10 +488,11 @@ class Tactical(Kernel):
         levels = (self.elevation(engine, a), self.elevation(engine, b))
         high = max(levels)
         for h in line.between + line.grazed:
-            for combo in rules.blocking_hexes:
-                if all(gmap.has(h, t) for t in combo):
-                    return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
-                                   f"combined {' + '.join(combo)} hex {grid.id(h)} on the line")
+            for blocking in rules.blocking_hexes:
+                if all(gmap.has(h, t) for t in blocking.terrain):
+                    return Verdict(False, engine.cite(blocking.cite) or self.cite(LOS_ALWAYS),
+                                   grid.id(h), f"combined {' + '.join(blocking.terrain)} hex"
+                                   f" {grid.id(h)} on the line")
         for bar, spec in rules.bars.items():
             if spec.always_block is None:
                 continue
