@@ -293,7 +293,10 @@ def explain_rules(game: Path, as_json: bool) -> None:
     if as_json:
         emit_json([line.to_dict() for line in lines])
         return
-    click.echo(f"{profile.game}: {profile.source} (system {profile.system})")
+    alone = ": the kernel alone" if profile.system == "generic" else ""
+    click.echo(f"{profile.title or profile.game} (system {profile.system}{alone}), from"
+               f" {profile.source}: the rules the validator applies, with the citation each"
+               " answer gives")
     for topic in TOPICS:
         these = [line for line in lines if line.topic == topic]
         if these:

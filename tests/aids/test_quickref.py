@@ -69,7 +69,7 @@ def test_a_new_games_sheet_never_mentions_rangers_or_another_rulebook():
         assert absent not in words, absent
     assert all(x.rule is None or x.rule.startswith("BLUE §") for x in lines)
     assert any("the west edge" in x.text for x in lines)
-    assert any(x.key == "zoc.enter" and "stops the unit" in x.text for x in lines)
+    assert any(x.key == "zoc.enter" and "must stop" in x.text for x in lines)
 
 
 def test_the_tactical_sheet_cites_the_aids_headings(tmp_path):

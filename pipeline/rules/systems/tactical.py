@@ -131,7 +131,7 @@ class Tactical(Kernel):
         return unit.unit_class == VEHICLE
 
     def carriers(self, engine: Engine, query: MoveQuery) -> tuple[Unit, ...]:
-        """The movers that move on their own: not those loaded in another mover.
+        """A unit loaded in another moving unit moves with it and spends no MA of its own.
 
         "Only units with a C at the top may transport other units. The
         transported unit is placed under the transporting unit."
@@ -149,9 +149,9 @@ class Tactical(Kernel):
     # -- movement ----------------------------------------------------------------------
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
-        """One step, through the movement, stream, block, minefield and overrun paragraphs;
-        a unit in an overrun's target hex leaves it straight across ("Overrunning units
-        must move straight through the target hex")."""
+        """Every step follows the movement, stream, block, minefield and overrun paragraphs,
+        and an overrunning unit leaves the target hex straight across, the way it came in
+        ("Overrunning units must move straight through the target hex")."""
         sit, name = engine.situation, engine.name(to)
         side = query.unit.side
         exit_of = _overrun_direction(move)
@@ -188,10 +188,12 @@ class Tactical(Kernel):
                          stop=self.mover(engine, query).stops.get(to))
 
     def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
-        """Plain steps after the first ("Any unit that is capable of moving" may always
-        move one hex) by a unit that remembers no overrun: into a hex with no enemy unit,
-        no marker that stops it, no stream to roll for or refuse, at the terrain or road
-        cost ("Terrain features"). Every other step goes through :meth:`enter`."""
+        """After its first step (the one "Any unit that is capable of moving" may always
+        make), a unit not overrunning pays the terrain, or the road rate from road hex to
+        road hex ("Terrain features"), into a hex with no enemy unit, no marker that stops
+        it and no stream to roll for or refuse.
+
+        Those are the plain steps; every other step goes through :meth:`enter`."""
         if move.steps == 0 or move.memory:
             return (), engine.grid.adjacency[move.hex]
         # One table per side and mix of classes: the movers matter only to the road
@@ -216,8 +218,8 @@ class Tactical(Kernel):
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
-        """"Stacked units that move as a stack use the lowest movement allowance in the
-        stack": short of MP after the first step."""
+        """A stack moving together is short of MP when its slowest unit is ("Stacked units
+        that move as a stack use the lowest movement allowance in the stack")."""
         refused = self._beyond_allowance(engine, query, move, to, cost, move.memory,
                                          overrun=False)
         assert isinstance(refused, Verdict)
