@@ -1077,9 +1077,13 @@ class OverrunRules(Model):
     cost: OverrunCost | None = Field(None, description="null: the target hex costs what its"
                                      " terrain costs")
     phases: OverrunPhases | None = Field(None, description="null: in any phase")
-    not_on_turns: OverrunTurns | None = None
-    not_across: OverrunHexsides | None = None
-    not_into: OverrunTerrain | None = None
+    not_on_turns: OverrunTurns | None = Field(None, description="no overrun on these game"
+                                              " turns (003 §5.9.7: Game Turn 1)")
+    not_across: OverrunHexsides | None = Field(None, description="no overrun across these"
+                                               " hexside features, bridged or not (003"
+                                               " §5.5.3: major rivers)")
+    not_into: OverrunTerrain | None = Field(None, description="no overrun into hexes of these"
+                                            " terrains (003 §5.5.3: fortress hexes)")
     only_into: OverrunTerrain | None = Field(None, description="overruns only into hexes"
                                              " of these terrains (002: clear)")
     barred_by_markers: OverrunMarkers | None = None
