@@ -172,13 +172,16 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
 @click.option("--path", "path_text", required=True,
               help="Comma-separated hexes from the start hex: 2318,2317,2217.")
 @click.option("--phase", help="Ask as if in this phase.")
+@click.option("--overrun", is_flag=True,
+              help="Check the path as an overrun: each enemy hex it enters is overrun as"
+                   " the game's rules.json 'overrun' says, and the overrun taken as won.")
 @json_option
 def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: str | None,
-               as_json: bool) -> None:
+               overrun: bool, as_json: bool) -> None:
     """Is this path legal? Exit 0 if so, 1 with the first illegal step if not."""
     engine = _engine(GameFolder(game), position, phase)
     path = [_hex(engine, h.strip(), "--path") for h in path_text.split(",") if h.strip()]
-    result = engine.check_path(unit_id, path)
+    result = engine.check_path(unit_id, path, overrun=overrun)
     if as_json:
         emit_json(result.to_dict())
     elif result.verdict.legal:
@@ -292,7 +295,10 @@ def explain_rules(game: Path, as_json: bool) -> None:
     if as_json:
         emit_json([line.to_dict() for line in lines])
         return
-    click.echo(f"{profile.game}: {profile.source} (system {profile.system})")
+    alone = ": the kernel alone" if profile.system == "generic" else ""
+    click.echo(f"{profile.title or profile.game} (system {profile.system}{alone}), from"
+               f" {profile.source}: the rules the validator applies, with the citation each"
+               " answer gives")
     for topic in TOPICS:
         these = [line for line in lines if line.topic == topic]
         if these:

@@ -58,6 +58,7 @@ __all__ = [
     "AllowanceRule",
     "AlwaysBlock",
     "AssumedBridge",
+    "BlockingHex",
     "CombatEffect",
     "Cost",
     "CostLeaf",
@@ -84,7 +85,14 @@ __all__ = [
     "OnceLeft",
     "OneHexOut",
     "OneHexRule",
+    "OverrunCost",
+    "OverrunHexsides",
+    "OverrunMarkers",
+    "OverrunPhases",
     "OverrunRules",
+    "OverrunTerrain",
+    "OverrunTurns",
+    "OverrunZoc",
     "PhaseMover",
     "PhaseRule",
     "PlacementRules",
@@ -358,7 +366,7 @@ class MinimumCost(Model):
 class RoadOnly(Model):
     """Units of these classes enter such a hex only through a road hexside (003 §5.3.6)."""
 
-    classes: list[Name] = Field(min_length=1)
+    classes: list[Name] = Field(min_length=1, description="the unit classes")
     cite: Cite = ""
     note: Note = ""
 
@@ -366,7 +374,7 @@ class RoadOnly(Model):
 class EntryRoll(Model):
     """Units of these classes must roll to enter such a hex, or stop before it (002)."""
 
-    classes: list[Name] = Field(min_length=1)
+    classes: list[Name] = Field(min_length=1, description="the unit classes that roll")
     succeeds: list[int] = Field(min_length=1, description="the die results that let it enter")
     cite: Cite = ""
     note: Note = ""
@@ -393,7 +401,8 @@ class RoadNegation(Model):
 class RoadRule(Model):
     """Movement along a road-like hexside feature (000 §5.4.1 road, §5.4.2 trail)."""
 
-    rate: Rate
+    rate: Rate = Field(description="MP a hex along the road: a number >= 0, null (not"
+                     " given: say where in the note), or an object of those by unit class")
     along: Literal["hexside", "hexes"] = Field(
         "hexside", description="'hexside': the rate applies entering a hex through a road"
         " hexside and replaces the hex's and the hexside's costs (000 §5.4.1, 003 §5.7.3);"
@@ -419,7 +428,8 @@ class AllowanceRule(Model):
 class EnemyHexRule(Model):
     """Whether a unit may enter a hex holding enemy units."""
 
-    enterable: bool = False
+    enterable: bool = Field(False, description="true: units may enter hexes holding enemy"
+                            " units (movement is not what stops them)")
     except_holding_only: list[UnitSelector] = Field(
         [], description="a hex holding only such enemy units may be entered (003 §9.2.1)")
     cite: Cite = ""
@@ -472,7 +482,8 @@ class MaModifier(UnitSelector):
         " (001 §7.5: the weather modifier is read off the Weather Track)")
     max_hexes: int | None = Field(None, ge=0, description="the unit moves at most this many"
                                   " hexes (0: it does not move)")
-    rounding: Literal["up", "down"] = "up"
+    rounding: Literal["up", "down"] = Field("up", description="how a factor's fraction is"
+                                                 " rounded (003 §2.6: up)")
     cite: Cite = ""
     note: Note = ""
 
@@ -505,7 +516,7 @@ class StopRule(UnitSelector):
 class MovesAs(UnitSelector):
     """Units that move (and pay terrain costs) as another class (003 §5.3.1: HQs)."""
 
-    unit_class: Name = Field(alias="class")
+    unit_class: Name = Field(alias="class", description="the class they move as")
     cite: Cite = ""
     note: Note = ""
 
@@ -550,8 +561,9 @@ class ZocEnter(Model):
     extra_mp: float = Field(0, ge=0, description="MP paid on top of the terrain")
     extra_ma_fraction: float | None = Field(None, gt=0, le=1, description="plus this share"
                                             " of the printed MA (000 §6.1: a half)")
-    rounding: Literal["up", "down"] = "down"
-    free_for: list[UnitSelector] = Field([], description="units that pay none of the extra MP"
+    rounding: Literal["up", "down"] = Field("down", description="how the share of the MA"
+                                                 " is rounded (000 §6.1: down)")
+    free_for: list[UnitRule] = Field([], description="units that pay none of the extra MP"
                                          " (000 §6.1: commandos)")
     cite: Cite = ""
     note: Note = ""
@@ -561,7 +573,8 @@ class OneHexOut(UnitSelector):
     """Units standing in such terrain in an EZOC may always leave it one hex into such
     terrain, whatever their MP (003 §5.6.4)."""
 
-    terrain: list[Name] = Field(min_length=1)
+    terrain: list[Name] = Field(min_length=1, description="the terrains of the hex it stands"
+                               " in and of the hex it leaves into")
     unless_terrain: list[Name] = Field([], description="not a hex that also has one of these")
     cite: Cite = ""
     note: Note = ""
@@ -570,7 +583,7 @@ class OneHexOut(UnitSelector):
 class ZocLeave(Model):
     """What leaving a hex in an EZOC does."""
 
-    allowed: bool = True
+    allowed: bool = Field(True, description="false: a unit in an EZOC may not leave it")
     extra_mp: float = Field(0, ge=0, description="MP paid on top of the terrain (003 §5.6.1)")
     no_reentry: bool = Field(False, description="a unit that left an EZOC may not enter one"
                              " again this phase (003 §5.6.2)")
@@ -583,7 +596,7 @@ class ZocLeave(Model):
 class ZocSuspension(UnitSelector):
     """Units that exert no ZOC on some turns, nor do enemy units next to them (003 §7.8)."""
 
-    turns: list[int] = Field(min_length=1)
+    turns: list[int] = Field(min_length=1, description="the game turns")
     adjacent_enemies: bool = Field(False, description="enemy units adjacent to them exert"
                                    " none either")
     cite: Cite = ""
@@ -604,9 +617,10 @@ class EzocToEzoc(Model):
 class EzocToEzocBarred(Model):
     """Where no unit moves from EZOC to EZOC (000 §6.1 Exception)."""
 
-    hexsides: list[Name] = []
-    terrain: list[Name] = []
-    exempt: list[UnitSelector] = []
+    hexsides: list[Name] = Field([], description="not across these hexside features")
+    terrain: list[Name] = Field([], description="not into hexes of these terrains")
+    exempt: list[UnitSelector] = Field([], description="units it does not bar (000 §6.1"
+                                       " Exception: commandos)")
     cite: Cite = ""
     note: Note = ""
 
@@ -635,7 +649,8 @@ EzocPurpose = Literal["movement", "supply", "retreat", "command"]
 class Negation(Model):
     """Friendly units in a hex negate the EZOC there, for some purposes."""
 
-    purposes: list[EzocPurpose] = []
+    purposes: list[EzocPurpose] = Field([], description="what the negation is for (empty:"
+                                          " friendly units never negate an EZOC)")
     not_by: list[UnitRule] = Field([], description="units that never negate (003 §9.2.6)")
     cite: Cite = ""
     note: Note = ""
@@ -647,7 +662,8 @@ class ZocRules(Model):
     exerted: bool = Field(True, description="false: the game has no ZOC (002)")
     exerted_by: list[UnitSelector] = Field([], description="who exerts one (empty: every unit"
                                            " not in not_exerted_by)")
-    not_exerted_by: list[UnitRule] = []
+    not_exerted_by: list[UnitRule] = Field([], description="who exerts none (each with where"
+                                           " that is written)")
     suspended: list[ZocSuspension] = []
     exerted_under: list[ZocExerter] = []
     reach: ZocReach = ZocReach()
@@ -658,7 +674,8 @@ class ZocRules(Model):
     by_class: dict[Name, ZocByClass] = Field({}, description="per unit class, what differs")
     negated_by_friendly: Negation = Negation()
     ignored_by: list[UnitRule] = Field([], description="units an EZOC never affects")
-    cite: Cite = ""
+    cite: Cite = Field("", description="the rule saying which units exert a ZOC and into"
+                       " which hexes (each entry below cites its own)")
     note: Note = ""
 
 
@@ -686,7 +703,7 @@ class StackingUnit(UnitSelector):
 class StackingMarker(Model):
     """A marker that counts for stacking (other markers never do)."""
 
-    value: float = Field(1, ge=0)
+    value: float = Field(1, ge=0, description="what one such marker counts (0: nothing)")
     max_count: int | None = Field(None, ge=0, description="at most this many a hex")
     cite: Cite = ""
     note: Note = ""
@@ -695,7 +712,7 @@ class StackingMarker(Model):
 class MarkerExclusion(Model):
     """Marker types that never share a hex."""
 
-    types: list[str] = Field(min_length=2)
+    types: list[str] = Field(min_length=2, description="marker types")
     cite: Cite = ""
     note: Note = ""
 
@@ -712,7 +729,7 @@ class OnceLeft(Model):
 class HexLimit(Model):
     """A different limit in some hexes (000 §11.2.1: three in a beach landing hex)."""
 
-    limit: float = Field(ge=0)
+    limit: float = Field(ge=0, description="what such a hex holds, in units or points")
     marker: str | None = Field(None, description="hexes holding this marker")
     terrain: Name | None = Field(None, description="hexes of this terrain")
     once_left: OnceLeft | None = None
@@ -723,7 +740,8 @@ class HexLimit(Model):
 class NoMixing(Model):
     """Groups of nationalities whose units never stack together."""
 
-    groups: list[list[str]] = Field(min_length=2)
+    groups: list[list[str]] = Field(min_length=2, description="lists of nationalities; units"
+                                     " of two groups never share a hex")
     cite: Cite = ""
     note: Note = ""
 
@@ -787,7 +805,9 @@ class NotTraced(UnitSelector):
 class SourceExclusion(Model):
     """A source marker carrying these values is not a source (003 §10.5.4)."""
 
-    where: dict[str, str | int | float | bool] = Field(min_length=1)
+    where: dict[str, str | int | float | bool] = Field(
+        min_length=1, description="values a marker carries that make it no source (\"$side\": the"
+        " side tracing)")
     reason: str = Field("", description="what the answer says when this leaves a unit cut off")
     cite: Cite = ""
     note: Note = ""
@@ -796,8 +816,10 @@ class SourceExclusion(Model):
 class SupplySource(Model):
     """Where a side traces supply to."""
 
-    side: Name
-    kind: Literal["marker", "edge", "hexes", "terrain", "units"]
+    side: Name = Field(description="the side whose units trace to it")
+    kind: Literal["marker", "edge", "hexes", "terrain", "units"] = Field(
+        description="what makes a hex a source: a marker, a map edge, listed hexes, a terrain,"
+        " friendly units")
     name: str = Field("", description="how answers name it ('a beach landing hex')")
     marker: MarkerMatch | None = Field(None, description="kind 'marker': hexes holding it")
     terrain: Name | None = Field(None, description="kind 'terrain': hexes of it; kind"
@@ -811,6 +833,9 @@ class SupplySource(Model):
     controlled: bool = Field(False, description="only while the position's control gives the"
                              " hex to the side")
     excluded: list[SourceExclusion] = []
+    in_hex: Rule | None = Field(None, description="the rule that a unit in such a hex is in"
+                                " supply (000 §12.0 Exception), cited for it (default: the"
+                                " source's own cite)")
     cite: Cite = ""
     note: Note = ""
 
@@ -828,7 +853,7 @@ class LengthCount(Model):
 
     terrain: Name | None = Field(None, description="a hex of this terrain")
     feature: Name | None = Field(None, description="a hex with a hexside of this feature")
-    counts: float = Field(ge=0)
+    counts: float = Field(ge=0, description="what entering such a hex counts")
     cite: Cite = ""
     note: Note = ""
 
@@ -836,8 +861,8 @@ class LengthCount(Model):
 class CrossingCount(Model):
     """A hexside crossed counts this instead of the hex entered (003 §10.3.6)."""
 
-    feature: Name
-    counts: float = Field(ge=0)
+    feature: Name = Field(description="the hexside feature")
+    counts: float = Field(ge=0, description="what the step counts instead")
     unless_road: bool = Field(True, description="not when a road crosses the same hexside")
     cite: Cite = ""
     note: Note = ""
@@ -846,8 +871,8 @@ class CrossingCount(Model):
 class RoadCount(Model):
     """A step along a road hexside counts this (supply in MP along roads)."""
 
-    road: Name
-    counts: float = Field(ge=0)
+    road: Name = Field(description="the road (a key of roads)")
+    counts: float = Field(ge=0, description="what the step counts")
     cite: Cite = ""
     note: Note = ""
 
@@ -855,8 +880,8 @@ class RoadCount(Model):
 class TerrainLimit(Model):
     """A line passes at most this many hexes of a terrain (003 §10.3.2)."""
 
-    terrain: Name
-    max: int = Field(ge=0)
+    terrain: Name = Field(description="the terrain")
+    max: int = Field(ge=0, description="at most this many such hexes on one line")
     except_along_roads: bool = Field(False, description="a hex the line enters and leaves"
                                      " through road hexsides does not count")
     cite: Cite = ""
@@ -867,7 +892,8 @@ class SupplyLength(Model):
     """How long a line of supply may be, counted in hexes or in supply MP."""
 
     max: float | None = Field(None, ge=0, description="null: any length")
-    unit: Literal["hexes", "mp"] = "hexes"
+    unit: Literal["hexes", "mp"] = Field("hexes", description="what max counts: hexes, or"
+                                        " supply MP")
     default: float = Field(1, ge=0, description="what entering a hex counts otherwise")
     hex_counts: list[LengthCount] = []
     crossings: list[CrossingCount] = []
@@ -894,7 +920,7 @@ class SupplyEzoc(Model):
 class SupplyBlocker(Model):
     """A hexside feature no line crosses."""
 
-    feature: Name
+    feature: Name = Field(description="the hexside feature")
     unless_road: bool = Field(False, description="except where a road crosses it (a bridge)")
     cite: Cite = ""
     note: Note = ""
@@ -903,7 +929,8 @@ class SupplyBlocker(Model):
 class SupplyProhibited(Model):
     """A line may not cross what movement prohibits to units of this class (001 §6.0)."""
 
-    unit_class: Name = Field(alias="class")
+    unit_class: Name = Field(alias="class", description="the unit class whose prohibited"
+                             " terrain no line crosses")
     cite: Cite = ""
     note: Note = ""
 
@@ -933,8 +960,9 @@ class AlwaysBlock(Model):
     elevation (002: "LOS is always obstructed by 2 hilltop hex sides unless both units are
     on hilltops")."""
 
-    count: int = Field(ge=1)
-    unless_both_at: int | None = Field(None, ge=0)
+    count: int = Field(ge=1, description="this many such bars on the line")
+    unless_both_at: int | None = Field(None, ge=0, description="not when both units stand at"
+                                        " this elevation")
     cite: Cite = ""
     note: Note = ""
 
@@ -951,34 +979,117 @@ class LosBar(Model):
     note: Note = ""
 
 
+class BlockingHex(Model):
+    """A hex with all of these terrains on the line always blocks it (002: "combined woods +
+    town hexes")."""
+
+    terrain: list[Name] = Field(min_length=1, description="terrains the hex has, all of them")
+    cite: Cite = ""
+    note: Note = ""
+
+
 class LosRules(Model):
     """Line of sight over hexside bars and elevation (002)."""
 
     elevations: dict[Name, int] = Field({}, description="hex terrain -> elevation (else 0)")
     bars: dict[Name, LosBar] = {}
-    blocking_hexes: list[list[Name]] = Field([], description="hexes with all of these terrains"
-                                             " always block")
+    blocking_hexes: list[BlockingHex] = Field([], description="hexes that always block")
     corners_block: bool = Field(True, description="a line through a corner touches every"
                                 " hexside meeting there")
     cite: Cite = ""
     note: Note = ""
 
 
-class OverrunRules(Model):
-    """Overruns: attacks made while moving (002, 003 §5.5)."""
+class OverrunCost(Model):
+    """What an overrun costs: MP on top of entering the target hex (003 §5.5.1)."""
 
-    by: list[UnitSelector] = Field([], description="who may overrun (empty: every unit)")
+    extra_mp: float = Field(ge=0, description="MP paid on top of the target hex's terrain"
+                            " cost, which roads may lower as for any move (003 §5.5.1: 3)")
+    cite: Cite = Field("", description="cited when the mover has not the MP left")
+    note: Note = ""
+
+
+class OverrunPhases(Model):
+    """Overruns are made only in these phases (003 §5.5: the initial movement phase)."""
+
+    phases: list[str] = Field(min_length=1, description="the phases, as the position names"
+                              " them")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunTurns(Model):
+    """No overrun on these game turns (003 §5.9.7: Game Turn 1)."""
+
+    turns: list[int] = Field(min_length=1, description="the game turns")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunHexsides(Model):
+    """No overrun across these hexside features, a road on the hexside or not (003 §5.5.3:
+    major rivers, bridged or not)."""
+
+    hexsides: list[Name] = Field(min_length=1, description="hexside features")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunTerrain(Model):
+    """Hexes of these terrains: no overrun into them (``not_into``, 003 §5.5.3: fortress
+    hexes), or only into them (``only_into``, 002: clear)."""
+
+    terrain: list[Name] = Field(min_length=1, description="terrains")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunMarkers(Model):
+    """No overrun into a hex holding such a marker (002: blocks, wrecks, fortifications and
+    minefields)."""
+
+    markers: list[str] = Field(min_length=1, description="marker types")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunZoc(Model):
+    """Zones of control and an overrun (003 §5.5.6)."""
+
+    ignores_target: bool = Field(True, description="the move that overruns ignores the ZOC of"
+                                 " the units it overruns: hexes only they put in an EZOC are"
+                                 " entered and left freely, before and after the overrun")
+    not_from_other_ezoc: bool = Field(True, description="no overrun from a hex in the ZOC of"
+                                      " enemy units other than those overrun")
+    not_after_leaving: bool = Field(True, description="no overrun by a unit that left an EZOC"
+                                    " this phase (disengaged)")
+    cite: Cite = ""
+    note: Note = ""
+
+
+class OverrunRules(Model):
+    """Overruns: an attack made while moving, by entering the enemy's hex (002, 003 §5.5).
+
+    A path checked as an overrun (``bocage rules check-move --overrun``) enters each enemy
+    hex on it as an overrun the defender loses: the units there are taken as dislodged, and
+    the mover goes on from their hex as the rules allow."""
+
+    by: list[UnitRule] = Field([], description="who may overrun (empty: every unit)")
     not_by: list[UnitRule] = Field([], description="who never does")
-    extra_mp: float | None = Field(None, ge=0, description="MP paid on top of the target"
-                                   " hex's terrain (003 §5.5.1)")
-    phases: list[str] = Field([], description="only in these phases (empty: any)")
-    not_on_turns: list[int] = []
-    not_across_hexsides: list[Name] = []
-    not_into_terrain: list[Name] = []
-    only_into_terrain: list[Name] = []
-    barred_by_markers: list[str] = []
-    ignores_target_zoc: bool = False
-    not_from_other_ezoc: bool = False
+    cost: OverrunCost | None = Field(None, description="null: the target hex costs what its"
+                                     " terrain costs")
+    phases: OverrunPhases | None = Field(None, description="null: in any phase")
+    not_on_turns: OverrunTurns | None = Field(None, description="no overrun on these game"
+                                              " turns (003 §5.9.7: Game Turn 1)")
+    not_across: OverrunHexsides | None = Field(None, description="no overrun across these"
+                                               " hexside features, bridged or not (003"
+                                               " §5.5.3: major rivers)")
+    not_into: OverrunTerrain | None = Field(None, description="no overrun into hexes of these"
+                                            " terrains (003 §5.5.3: fortress hexes)")
+    only_into: OverrunTerrain | None = Field(None, description="overruns only into hexes"
+                                             " of these terrains (002: clear)")
+    barred_by_markers: OverrunMarkers | None = None
+    zoc: OverrunZoc | None = Field(None, description="null: an overrun does nothing to ZOC")
     cite: Cite = ""
     note: Note = ""
 
@@ -989,27 +1100,35 @@ class OverrunRules(Model):
 class RulesProfile(Model):
     """A rules profile document (``kind: "rules"``)."""
 
-    kind: Literal["rules"]
-    system: SystemId = GENERIC
-    game: str = Field(min_length=1)
+    kind: Literal["rules"] = Field(description="what the document is")
+    system: SystemId = Field(GENERIC, description="the rule system: 'generic' is the kernel"
+                             " alone; a registered system adds its procedures to it")
+    game: str = Field(min_length=1, description="the game's id (its folder's name)")
     title: str = Field("", description="the game's title as players know it ('D-Day Omaha"
                        " Beach'); play aids cite the rulebook by it ('D-Day Omaha Beach"
                        " §6.1'); empty: by the rulebook's file name")
-    source: Cite
+    source: Cite = Field(description="the rulebook: its file name first (what cites start"
+                        " with), then what of it the profile draws on")
     cite_as: str = Field("", description="how answers name the rulebook: the first word of"
                          " 'source' (its file) is written so in the cites they quote, e.g."
                          " '000' (default: as it is)")
-    notes: Note = ""
-    sides: list[Name] = Field(["allied", "german"], min_length=2)
-    unit_classes: list[Name] = Field(min_length=1)
+    notes: Note = Field("", description="free text for people about the whole profile")
+    sides: list[Name] = Field(["allied", "german"], min_length=2,
+                             description="the sides' ids, as units and markers name them")
+    unit_classes: list[Name] = Field(min_length=1, description="the classes units move and"
+                                    " pay terrain as (leg, mobile; infantry, mechanized)")
     roles: dict[Name, list[UnitSelector]] = Field(
         {}, description="named kinds of unit ('hq': [{\"flags\": [\"hq\"]}]) that selectors"
         " name in 'roles'")
-    dice: Literal["1d6", "2d6", "1d10"]
-    terrain: dict[Name, HexTerrainRule]
-    hexsides: dict[Name, HexsideRule] = {}
-    roads: dict[Name, RoadRule] = {}
-    multi_terrain: Literal["highest"] = "highest"
+    dice: Literal["1d6", "2d6", "1d10"] = Field(description="the dice the game rolls")
+    terrain: dict[Name, HexTerrainRule] = Field(description="every hex terrain of the map"
+                                                  " and what it does")
+    hexsides: dict[Name, HexsideRule] = Field({}, description="every hexside feature but"
+                                               " roads, and what it does")
+    roads: dict[Name, RoadRule] = Field({}, description="road-like hexside features: roads,"
+                                         " trails, railways")
+    multi_terrain: Literal["highest"] = Field("highest", description="a hex of several"
+                                               " terrains costs the highest (000 §5.4 Important)")
     movement: MovementRules = MovementRules()
     zoc: ZocRules = ZocRules()
     stacking: StackingRules
@@ -1102,10 +1221,10 @@ _NAMED_BY: dict[str, tuple[str, ...]] = {
     "classes": ("classes",), "unit_class": ("classes",), "roles": ("roles",),
     "sides": ("sides",), "side": ("sides",),
     "terrain": ("terrain",), "not_into_terrain": ("terrain",), "unless_terrain": ("terrain",),
-    "in_terrain": ("terrain",), "only_into_terrain": ("terrain",), "between": ("terrain",),
+    "in_terrain": ("terrain",), "between": ("terrain",),
     "crossed_as": ("features",),
     "blocked_by_hexsides": ("features",), "hexsides": ("features",),
-    "not_across_hexsides": ("features",), "feature": ("features",), "bridges": ("features",),
+    "feature": ("features",), "bridges": ("features",),
     "road": ("roads",),
 }
 

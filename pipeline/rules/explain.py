@@ -34,6 +34,7 @@ from pipeline.model.rulesprofile import (
     UnitSelector,
     ZocEnter,
     ZocLeave,
+    cost_is_unknown,
 )
 from pipeline.rules.registry import SystemSpec, spec_for
 
@@ -49,7 +50,7 @@ HOOK_TOPICS = {
     "stacking": "Stacking", "placement": "Stacking", "exerts_zoc": "Zones of control",
     "zoc_reaches": "Zones of control", "may_enter_ezoc": "Zones of control",
     "ezoc_stop": "Zones of control", "ezoc_to_ezoc": "Zones of control",
-    "supply": "Supply", "los": "Line of sight",
+    "supply": "Supply", "los": "Line of sight", "overrun": "Movement",
 }
 
 
@@ -80,7 +81,8 @@ def explain(profile: RulesProfile, spec: SystemSpec | None = None) -> list[RuleL
     """
     spec = spec or spec_for(profile.system)
     words = _Words(profile)
-    lines = [*words.movement(), *words.zoc(), *words.stacking(), *words.supply(), *words.los()]
+    lines = [*words.movement(), *words.overrun(spec), *words.zoc(), *words.stacking(),
+             *words.supply(), *words.los()]
     lines += _procedures(spec)
     return sorted(lines, key=lambda x: TOPICS.index(x.topic))
 
@@ -131,20 +133,20 @@ def who(selector: UnitSelector, plural: bool = True) -> str:
     """A unit selector in words.
 
     >>> who(UnitSelector(sides=["german"], flags=["paratroop"]))
-    'german units flagged paratroop'
-    >>> who(UnitSelector())
-    'all units'
+    'German units flagged paratroop'
+    >>> who(UnitSelector(roles=["hq"])), who(UnitSelector())
+    ('HQ units', 'all units')
     """
     before: list[str] = []
     after: list[str] = []
     if selector.sides:
-        before.append(_list(selector.sides))
+        before.append(_list([_side(x) for x in selector.sides]))
     if selector.nationalities:
         before.append(_list(selector.nationalities))
     if selector.classes:
         before.append(_list(selector.classes))
     if selector.roles:
-        before.append(_list(selector.roles))
+        before.append(_list([_ACRONYMS.get(x, x) for x in selector.roles]))
     if selector.types:
         after.append(f"of type {_list(selector.types)}")
     if selector.sizes:
@@ -167,6 +169,35 @@ def _whos(selectors: Sequence[UnitSelector]) -> str:
     return _list([who(s) for s in selectors])
 
 
+#: Role names the rulebooks write as abbreviations.
+_ACRONYMS = {"hq": "HQ"}
+
+
+def _side(side: str) -> str:
+    """A side's id as a name: ``allied`` is "Allied"."""
+    return side[:1].upper() + side[1:]
+
+
+def _name(name: str) -> str:
+    """A terrain, feature or phase name in words: ``major_river`` is "major river"."""
+    return name.replace("_", " ")
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def _where(values: dict[str, Any]) -> str:
+    """A marker's required values in words ("$side" is the side asking)."""
+    def value(v: Any) -> str:
+        if v == "$side":
+            return "the side tracing"
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    return ", ".join(f"{'of' if k == 'side' else k.replace('_', ' ')} {value(v)}"
+                     for k, v in values.items())
+
+
 def _mp(x: float) -> str:
     return f"{x:g}"
 
@@ -183,6 +214,10 @@ def _cost(cost: Cost) -> str:
     if isinstance(cost, dict):
         return ", ".join(f"{leaf(v)} ({k})" for k, v in cost.items())
     return leaf(cost)
+
+
+def _unknown(costs: dict[str, Any]) -> bool:
+    return any(cost_is_unknown(rule.move) for rule in costs.values())
 
 
 class _Words:
@@ -211,27 +246,34 @@ class _Words:
             sides = "; ".join(f"{name}: {_cost(rule.move)}"
                               for name, rule in p.hexsides.items())
             yield self.line(t, "", f"Hexside features: {sides}.", "hexsides")
+        if _unknown(p.terrain) or _unknown(p.hexsides):
+            yield self.line(t, "", "A step whose cost is not given is not answered: the answer"
+                            " names the entry to fill in (terrain.NAME.move), never a guess.",
+                            "terrain.*.move")
         for name, side in p.hexsides.items():
             if side.bridged_between is not None:
                 b = side.bridged_between
                 yield self.line(t, b.cite, f"Where a {name} hexside separates two"
                                 f" {_list(b.between)} hexes a bridge is assumed: it is crossed as"
                                 f" a {b.crossed_as} is.", f"hexsides.{name}.bridged_between")
-        prohibited = [n for n, r in p.terrain.items() if r.move == "P"]
-        prohibited += [f"{n} hexsides" for n, r in p.hexsides.items() if r.move == "P"]
+        prohibited = [f"{_name(n)} hexes" for n, r in p.terrain.items() if r.move == "P"]
+        prohibited += [f"{_name(n)} hexsides" for n, r in p.hexsides.items() if r.move == "P"]
         if prohibited:
             yield self.line(t, m.prohibited.cite, "No unit enters prohibited terrain:"
                             f" {_list(prohibited, 'and')}.", "movement.prohibited")
         for name, road in p.roads.items():
-            rate = _cost(road.rate).replace(" MP", "")
+            rate = _cost(road.rate)
+            rate = "its rate (not given)" if rate == "not given" else rate
             if road.along == "hexside":
-                text = (f"{name}: {rate} MP a hex entered through a {name} hexside, instead"
-                        " of the hex's and the hexside's costs")
+                text = (f"{_name(name)}: a hex entered through {_a(_name(name))} hexside costs"
+                        f" {rate} instead of the hex's and the hexside's costs")
             else:
-                text = (f"{name}: {rate} MP from a {name} hex into a {name} hex, instead of"
-                        " the hex's cost (hexside features still add theirs)")
+                text = (f"{_name(name)}: from {_a(_name(name))} hex into {_a(_name(name))}"
+                        f" hex, {rate} instead of the hex's cost (hexside features still add"
+                        " theirs)")
             if road.bridges:
-                text += f"; it crosses {_list(road.bridges, 'and')} where it runs over them"
+                text += (f"; it crosses {_list([_name(b) for b in road.bridges], 'and')}"
+                         " hexsides where it runs over them")
             if road.negated_by is not None:
                 n = road.negated_by
                 what = [f"{n.units} units besides the movers"] if n.units else []
@@ -239,23 +281,26 @@ class _Words:
                 text += f"; not in a hex holding {_list(what)}"
             yield self.line(t, road.cite, text[:1].upper() + text[1:] + ".", f"roads.{name}")
         for name, rule in p.terrain.items():
-            for least in rule.minimum:
+            for j, least in enumerate(rule.minimum):
                 whom = f"{_list(least.classes)} units" if least.classes else "any unit"
                 roads = ", along roads too" if least.along_roads else ", except along a road"
-                unless = (f" (not in a hex that is also {_list(least.unless_terrain)})"
+                unless = (f" (not in a hex that is also"
+                          f" {_list([_name(x) for x in least.unless_terrain])})"
                           if least.unless_terrain else "")
-                yield self.line(t, least.cite, f"A {name} hex costs {whom} at least"
+                yield self.line(t, least.cite, f"{_cap(_a(_name(name)))} hex costs {whom} at least"
                                 f" {_mp(least.cost)} MP{roads}{unless}.",
-                                f"terrain.{name}.minimum")
+                                f"terrain.{name}.minimum[{j}]")
             if rule.road_only is not None:
-                yield self.line(t, rule.road_only.cite, f"{_list(rule.road_only.classes)}"
-                                f" units enter {name} only through a road hexside.",
+                yield self.line(t, rule.road_only.cite, f"{_cap(_list(rule.road_only.classes))}"
+                                f" units enter {_a(_name(name))} hex only through a road"
+                                " hexside.",
                                 f"terrain.{name}.road_only")
             if rule.entry_roll is not None:
                 roll = rule.entry_roll
-                yield self.line(t, roll.cite, f"{_list(roll.classes)} units entering {name}"
-                                f" roll {p.dice}: {_list([str(r) for r in roll.succeeds])}"
-                                " enters, otherwise the unit stops before it.",
+                yield self.line(t, roll.cite, f"{_cap(_list(roll.classes))} units roll {p.dice}"
+                                f" to enter {_a(_name(name))} hex: on"
+                                f" {_list([str(r) for r in roll.succeeds])} the unit enters,"
+                                " otherwise it stops before it.",
                                 f"terrain.{name}.entry_roll")
         enemy = m.enemy_hexes
         if enemy.enterable:
@@ -274,7 +319,7 @@ class _Words:
             yield self.line(t, m.one_hex.cite, "A unit with an MA above 0 may always move"
                             f" one hex, which ends its move{not_ezoc}.", "movement.one_hex")
         for name, phase in m.phases.items():
-            words = name.replace("_", " ")
+            words = _name(name)
             if phase.movers:
                 movers = []
                 for mover in phase.movers:
@@ -285,7 +330,7 @@ class _Words:
                         how = " (one hex" + (", terrain costs ignored)" if mover.ignore_terrain
                                              else ")")
                     movers.append(who(mover) + how)
-                text = f"In the {words} phase only {_list(movers)} move"
+                text = f"In the {words} phase only {_list(movers, 'and')} move"
             else:
                 text = f"In the {words} phase every unit moves"
             if phase.not_if_moved_in:
@@ -296,9 +341,9 @@ class _Words:
             yield self.line(t, modifier.cite, _modifier(modifier),
                             f"movement.ma_modifiers[{i}]")
         for i, stop in enumerate(m.stops):
-            where = [f"{x} terrain" for x in stop.terrain] + [
-                f"a {x.type} marker" + (f" ({', '.join(f'{k} {v}' for k, v in x.where.items())})"
-                                        if x.where else "") for x in stop.markers]
+            where = [f"{_name(x)} terrain" for x in stop.terrain] + [
+                _a(f"{_name(x.type)} marker") + (f" ({_where(x.where)})" if x.where else "")
+                for x in stop.markers]
             yield self.line(t, stop.cite, f"{_cap(who(stop))} entering a hex with"
                             f" {_list(where)} stop there.", f"movement.stops[{i}]")
         for i, passing in enumerate(m.no_passing_friendly):
@@ -308,6 +353,68 @@ class _Words:
         for i, moving in enumerate(m.moves_as):
             yield self.line(t, moving.cite, f"{_cap(who(moving))} move and pay terrain as"
                             f" {moving.unit_class} units.", f"movement.moves_as[{i}]")
+
+    # -- overruns --------------------------------------------------------------------
+
+    def overrun(self, spec: SystemSpec) -> Iterator[RuleLine]:
+        """The ``overrun`` keys the system reads (the tactical aid reads only some)."""
+        o, t = self.p.overrun, "Movement"
+        if o is None:
+            return
+        reads = spec.reads
+
+        def read(key: str) -> bool:
+            return "overrun" in reads or f"overrun.{key}" in reads
+
+        whom = f"{_cap(_whos(o.by))} may overrun" if o.by and read("by") else (
+            "Any unit may overrun")
+        yield self.line(t, o.by[0].cite if o.by else "", f"{whom} an enemy hex: a path checked"
+                        " with --overrun enters it, the overrun is taken as won and the move"
+                        " goes on from there.", "overrun.by", o.cite)
+        if o.cost is not None and read("cost"):
+            yield self.line(t, o.cost.cite, f"An overrun costs {_mp(o.cost.extra_mp)} MP on"
+                            " top of the target hex's terrain (roads may be used).",
+                            "overrun.cost", o.cite)
+        for i, rule in enumerate(o.not_by if read("not_by") else []):
+            yield self.line(t, rule.cite, f"{_cap(who(rule))} never overrun.",
+                            f"overrun.not_by[{i}]", o.cite)
+        if o.phases is not None and read("phases"):
+            phases = _list([x.replace("_", " ") for x in o.phases.phases])
+            yield self.line(t, o.phases.cite, f"Overruns only in the {phases} phase.",
+                            "overrun.phases", o.cite)
+        if o.not_on_turns is not None and read("not_on_turns"):
+            turns = _list([str(x) for x in o.not_on_turns.turns])
+            yield self.line(t, o.not_on_turns.cite, f"No overrun on turn {turns}.",
+                            "overrun.not_on_turns", o.cite)
+        if o.not_across is not None and read("not_across"):
+            sides = _list([x.replace("_", " ") for x in o.not_across.hexsides])
+            yield self.line(t, o.not_across.cite, f"No overrun across a {sides} hexside,"
+                            " bridged or not.", "overrun.not_across", o.cite)
+        if o.not_into is not None and read("not_into"):
+            into = _list([x.replace("_", " ") for x in o.not_into.terrain])
+            yield self.line(t, o.not_into.cite, f"No overrun into a {into} hex.",
+                            "overrun.not_into", o.cite)
+        if o.only_into is not None and read("only_into"):
+            into = _list([x.replace("_", " ") for x in o.only_into.terrain])
+            yield self.line(t, o.only_into.cite, f"Overruns only into {into} hexes.",
+                            "overrun.only_into", o.cite)
+        if o.barred_by_markers is not None and read("barred_by_markers"):
+            yield self.line(t, o.barred_by_markers.cite, "No overrun into a hex holding a"
+                            f" {_list(o.barred_by_markers.markers)} marker.",
+                            "overrun.barred_by_markers", o.cite)
+        z = o.zoc
+        if z is not None and read("zoc"):
+            parts = []
+            if z.ignores_target:
+                parts.append("an overrunning unit ignores the ZOC of the units it overruns")
+            if z.not_from_other_ezoc:
+                parts.append("it may not overrun from a hex in the ZOC of other enemy units")
+            if z.not_after_leaving:
+                parts.append("nor after leaving an EZOC this phase")
+            if parts:
+                text = "; ".join(p for p in parts if not p.startswith("nor "))
+                text += "".join(f", {p}" for p in parts if p.startswith("nor "))
+                yield self.line(t, z.cite, _cap(text.lstrip(", ")) + ".", "overrun.zoc", o.cite)
 
     # -- zones of control ----------------------------------------------------------------
 
@@ -320,36 +427,50 @@ class _Words:
         text = f"{exerters} a ZOC into the six adjacent hexes"
         if z.not_exerted_by:
             text += f", except {_whos(z.not_exerted_by)}"
-        cite = next((r.cite for r in z.not_exerted_by if r.cite), z.cite)
-        yield self.line(t, cite, text + ".", "zoc.not_exerted_by")
+        several = len({r.cite for r in z.not_exerted_by}) > 1
+        yield self.line(t, z.cite, (f"{exerters} a ZOC into the six adjacent hexes, but for the"
+                                    " units below" if several else text) + ".", "zoc.exerted_by")
+        if several:  # each exception where it is written
+            for i, none in enumerate(z.not_exerted_by):
+                yield self.line(t, none.cite, f"{_cap(who(none))} exert no ZOC.",
+                                f"zoc.not_exerted_by[{i}]", z.cite)
+        elif z.not_exerted_by and z.not_exerted_by[0].cite != z.cite:
+            yield self.line(t, z.not_exerted_by[0].cite, f"{_cap(_whos(z.not_exerted_by))}"
+                            " exert no ZOC.", "zoc.not_exerted_by", z.cite)
         for i, suspended in enumerate(z.suspended):
             near = ", nor do enemy units adjacent to them" if suspended.adjacent_enemies else ""
-            yield self.line(t, suspended.cite, f"On turn"
-                            f" {_list([str(x) for x in suspended.turns])} {who(suspended)}"
+            yield self.line(t, suspended.cite, f"{_turns(suspended.turns)}, {who(suspended)}"
                             f" exert no ZOC{near}.", f"zoc.suspended[{i}]")
         for i, rule in enumerate(z.exerted_under):
-            where = f" while in {_list(rule.in_terrain)} hexes" if rule.in_terrain else ""
-            yield self.line(t, rule.cite, f"{_cap(who(rule))}{where} exert a ZOC.",
-                            f"zoc.exerted_under[{i}]")
+            if rule.in_terrain:
+                where = _list([_name(x) for x in rule.in_terrain])
+                text = (f"{_cap(who(rule))} in {_a(where)} hex exert a ZOC out of it (though"
+                        " none reaches into such hexes)" if set(rule.in_terrain) <= set(
+                            z.reach.not_into_terrain) else
+                        f"{_cap(who(rule))} in {_a(where)} hex exert a ZOC")
+            else:
+                text = f"{_cap(who(rule))} exert a ZOC"
+            yield self.line(t, rule.cite, text + ".", f"zoc.exerted_under[{i}]")
         reach = z.reach
         limits: list[str] = []
         if reach.blocked_by_hexsides:
-            limits.append(f"across {_list(reach.blocked_by_hexsides)} hexsides")
+            limits.append(f"across {_list([_name(x) for x in reach.blocked_by_hexsides])}"
+                          " hexsides")
         if reach.not_into_terrain:
-            limits.append(f"into {_list(reach.not_into_terrain)} hexes")
+            limits.append(f"into {_list([_name(x) for x in reach.not_into_terrain])} hexes")
         if reach.not_across_prohibited:
             limits.append("where the exerting unit could not move (prohibited terrain)")
         if limits:
             yield self.line(t, reach.cite, f"A ZOC does not extend {_list(limits)}.",
                             "zoc.reach")
-        yield from self._effects(t, "", z.enter, z.leave, z.ezoc_to_ezoc, "zoc")
+        yield from self._effects(t, None, z.enter, z.leave, z.ezoc_to_ezoc, "zoc")
         for name, own in z.by_class.items():
-            yield from self._effects(t, f"{name} units: ", own.enter, own.leave,
+            yield from self._effects(t, name, own.enter, own.leave,
                                      own.ezoc_to_ezoc, f"zoc.by_class.{name}")
         barred = z.ezoc_to_ezoc_barred
         if barred is not None:
-            crossing = [f"across a {x} hexside" for x in barred.hexsides] + [
-                f"into a {x} hex" for x in barred.terrain]
+            crossing = [f"across {_a(_name(x))} hexside" for x in barred.hexsides] + [
+                f"into {_a(_name(x))} hex" for x in barred.terrain]
             exempt = f" ({_whos(barred.exempt)} excepted)" if barred.exempt else ""
             yield self.line(t, barred.cite, f"No unit moves from an EZOC into another"
                             f" {_list(crossing)}{exempt}.", "zoc.ezoc_to_ezoc_barred")
@@ -368,44 +489,57 @@ class _Words:
             yield self.line(t, ignoring.cite, f"{_cap(who(ignoring))} ignore EZOC.",
                             f"zoc.ignored_by[{i}]")
 
-    def _effects(self, t: str, prefix: str, enter: ZocEnter | None, leave: ZocLeave | None,
-                 e2e: EzocToEzoc | None, key: str) -> Iterator[RuleLine]:
+    def _effects(self, t: str, unit_class: str | None, enter: ZocEnter | None,
+                 leave: ZocLeave | None, e2e: EzocToEzoc | None, key: str
+                 ) -> Iterator[RuleLine]:
+        """What an EZOC does to movement: to every unit, or to units of ``unit_class``."""
+        unit = f"a {unit_class} unit" if unit_class else "a unit"
         if enter is not None:
             costs = []
             if enter.extra_mp:
                 costs.append(f"{_mp(enter.extra_mp)} MP")
             if enter.extra_ma_fraction is not None:
-                costs.append(f"{_share(enter.extra_ma_fraction)} of the printed MA, rounded"
-                             f" {enter.rounding}")
-            text = "entering an EZOC"
-            text += f" costs {_list(costs, 'plus')} on top of the terrain" if costs else (
-                " costs nothing more")
-            text += " and stops the unit" if enter.stop else "; the unit may go on"
-            if enter.free_for:
-                text += f" ({_whos(enter.free_for)} pay nothing more)"
-            yield self.line(t, enter.cite, _sentence(prefix, text), f"{key}.enter")
+                costs.append(f"{_share(enter.extra_ma_fraction)} of its printed MA (rounded"
+                             f" {enter.rounding})")
+            pays = (f"pays {_list(costs, 'plus')} on top of the terrain" if costs else
+                    "pays nothing more")
+            goes = "and must stop" if enter.stop else "and may go on"
+            yield self.line(t, enter.cite, _sentence("", f"{unit} entering an EZOC {pays}"
+                                                     f" {goes}"), f"{key}.enter")
+            for i, free in enumerate(enter.free_for):
+                whom = who(UnitSelector(**{**free.conditions(), **(
+                    {"classes": [unit_class]} if unit_class else {})}))
+                yield self.line(t, free.cite, _sentence("", f"{whom} pay nothing more to enter"
+                                                        " an EZOC"),
+                                f"{key}.enter.free_for[{i}]", enter.cite)
         if leave is not None:
             if not leave.allowed:
-                text = "a unit in an EZOC may not leave it"
+                text = f"{unit} in an EZOC may not leave it"
             else:
-                text = ("leaving an EZOC costs nothing more" if not leave.extra_mp else
-                        f"leaving an EZOC costs {_mp(leave.extra_mp)} MP on top of the terrain")
+                text = (f"{unit} leaving an EZOC pays nothing more" if not leave.extra_mp else
+                        f"{unit} leaving an EZOC pays {_mp(leave.extra_mp)} MP on top of the"
+                        " terrain")
                 if leave.no_reentry:
-                    text += ", and the unit may not enter an EZOC again that phase"
+                    text += " and may not enter an EZOC again that phase"
             for out in leave.one_hex:
-                text += (f"; {who(out)} in {_list(out.terrain)} may always leave one hex into"
-                         f" {_list(out.terrain)}")
-            yield self.line(t, leave.cite, _sentence(prefix, text), f"{key}.leave")
+                terrain = _list([_name(x) for x in out.terrain])
+                unless = (f" (not a hex that is also"
+                          f" {_list([_name(x) for x in out.unless_terrain])})"
+                          if out.unless_terrain else "")
+                text += (f"; {who(out)} in {_a(terrain)} hex may always leave it one hex into"
+                         f" such a hex{unless}, whatever their MP")
+            yield self.line(t, leave.cite, _sentence("", text), f"{key}.leave")
         if e2e is not None:
-            text = {"allowed": "a unit may move directly from one EZOC hex into another",
-                    "prohibited": "no unit moves directly from one EZOC hex into another",
-                    "whole_ma": "a unit may move directly from one EZOC hex into another only"
+            text = {"allowed": f"{unit} may move directly from one EZOC hex into another",
+                    "prohibited": f"{unit} may not move directly from one EZOC hex into"
+                                  " another",
+                    "whole_ma": f"{unit} may move directly from one EZOC hex into another only"
                                 " as its whole move, spending its whole MA (the terrain not"
-                                " costing more)",
-                    "one_hex_into_friendly": "a unit may move directly from one EZOC hex into"
+                                " costing more), and then stops",
+                    "one_hex_into_friendly": f"{unit} may move directly from one EZOC hex into"
                                              " another only one hex, into a hex holding a"
                                              " friendly unit, and then stops"}[e2e.mode]
-            yield self.line(t, e2e.cite, _sentence(prefix, text), f"{key}.ezoc_to_ezoc")
+            yield self.line(t, e2e.cite, _sentence("", text), f"{key}.ezoc_to_ezoc")
 
     # -- stacking ------------------------------------------------------------------------
 
@@ -427,9 +561,10 @@ class _Words:
         for i, entry in enumerate(s.units):
             parts = []
             if entry.free is not None:
-                parts.append(f"the first {entry.free} a hex count nothing"
-                             + (f" (with {_whos(entry.free_with)} in the hex)"
-                                if entry.free_with else ""))
+                first = ("one a hex counts nothing" if entry.free == 1 else
+                         f"the first {entry.free} a hex count nothing")
+                parts.append(first + (f" (with {_whos(entry.free_with)} in the hex)"
+                                      if entry.free_with else ""))
                 if entry.value is not None:
                     parts.append(f"others {_share(entry.value)} each")
             elif entry.value is not None:
@@ -438,33 +573,41 @@ class _Words:
             if entry.max_count is not None:
                 parts.append(f"at most {entry.max_count} a hex")
             if entry.max_stack is not None:
-                parts.append(f"stand in stacks of at most {entry.max_stack}")
+                parts.append("never stack with another unit" if entry.max_stack == 1 else
+                             f"stand in stacks of at most {entry.max_stack} units")
             if entry.raises_limit is not None:
-                parts.append(f"may be {_mp(entry.raises_limit)} more beyond the limit")
+                parts.append(f"a hex holding one may hold {_mp(entry.raises_limit)} more"
+                             " beyond the limit")
             yield self.line(t, entry.cite, f"{_cap(who(entry))}: {'; '.join(parts)}.",
                             f"stacking.units[{i}]")
         for kind, marker in s.markers.items():
             most = f", at most {marker.max_count} a hex" if marker.max_count is not None else ""
-            yield self.line(t, marker.cite, f"A {kind} marker counts {_share(marker.value)}"
+            counts = "nothing" if marker.value == 0 else _share(marker.value)
+            yield self.line(t, marker.cite, f"{_cap(_a(_name(kind)))} marker counts {counts}"
                             f"{most}.", f"stacking.markers.{kind}")
         if not s.markers:
             yield self.line(t, s.cite, "Markers never count.", "stacking.markers")
+        elif s.counts == "units" or s.markers:
+            yield self.line(t, s.cite, "Other markers never count.", "stacking.markers")
         for i, ex in enumerate(s.exclusive_markers):
             yield self.line(t, ex.cite, f"No hex holds two of {_list(ex.types, 'and')}.",
                             f"stacking.exclusive_markers[{i}]")
         for i, special in enumerate(s.hex_limits):
             where = [x for x in (special.terrain and f"a {special.terrain} hex",
                                  special.marker and f"with a {special.marker} marker") if x]
+            what = "points" if s.counts == "points" else "units"
             yield self.line(t, special.cite, f"{_cap(' '.join(where))} holds"
-                            f" {_mp(special.limit)}.", f"stacking.hex_limits[{i}]")
+                            f" {_mp(special.limit)} {what[:-1] if special.limit == 1 else what}.",
+                            f"stacking.hex_limits[{i}]")
             if special.once_left is not None:
                 yield self.line(t, special.once_left.cite, "A unit that has left"
                                 f" {' '.join(where)} (by the move being checked too) may never"
                                 " stack again.", f"stacking.hex_limits[{i}].once_left")
         if s.no_mixing is not None:
-            groups = [_list(g, "and") for g in s.no_mixing.groups]
-            yield self.line(t, s.no_mixing.cite, f"Units of {_list(groups, 'and of')} never"
-                            " stack together.", "stacking.no_mixing")
+            groups = [f"{_list(g, 'and')} units" for g in s.no_mixing.groups]
+            text = (f"{groups[0]} never stack with {groups[1]}" if len(groups) == 2 else
+                    f"Units of different groups never stack together: {'; '.join(groups)}")
+            yield self.line(t, s.no_mixing.cite, f"{text}.", "stacking.no_mixing")
         placement = self.p.placement
         if placement is not None:
             where = [f"{_list(placement.terrain)} hexes"] if placement.terrain else ["hexes"]
@@ -478,9 +621,9 @@ class _Words:
             ezoc = placement.not_in_ezoc
             if ezoc is not None:
                 unless = " unless a friendly unit is there" if ezoc.unless_friendly else ""
-                turns = f" from turn {ezoc.from_turn}" if ezoc.from_turn > 1 else ""
-                yield self.line(t, ezoc.cite, f"No reinforcement is placed in a hex in an"
-                                f" EZOC{unless}{turns}.", "placement.not_in_ezoc")
+                turns = f"From turn {ezoc.from_turn}, no" if ezoc.from_turn > 1 else "No"
+                yield self.line(t, ezoc.cite, f"{turns} reinforcement is placed in a hex in an"
+                                f" EZOC{unless}.", "placement.not_in_ezoc")
 
     # -- supply --------------------------------------------------------------------------
 
@@ -491,16 +634,23 @@ class _Words:
                             "supply.traced")
             return
         for i, free in enumerate(s.not_traced):
-            turns = f" on turn {_list([str(x) for x in free.turns])}" if free.turns else ""
+            turns = f" {_turns(free.turns).lower()}" if free.turns else ""
             yield self.line(t, free.cite, f"{_cap(who(free))} need not trace supply"
-                            f"{turns}: {free.reason}.", f"supply.not_traced[{i}]")
+                            f"{turns}: answered in supply, \"{free.reason}\".",
+                            f"supply.not_traced[{i}]")
         for i, src in enumerate(s.sources):
             what = src.name or src.kind
             how = _source_hexes(src)
-            excluded = "".join(f"; not one with {', '.join(f'{k} {v}' for k, v in x.where.items())}"
-                               for x in src.excluded)
-            yield self.line(t, src.cite, f"{src.side} supply source ({what}): {how}"
-                            f"{excluded}.", f"supply.sources[{i}]")
+            excluded = "".join(f"; not one with {_where(x.where)}" for x in src.excluded)
+            control = ", while the position's control gives it to the side" \
+                if src.controlled else ""
+            label = (_cap(what) if "source" in what.lower() else
+                     f"{_side(src.side)} supply source ({what})")
+            yield self.line(t, src.cite, f"{label}: {how}{control}{excluded}.",
+                            f"supply.sources[{i}]")
+            if src.in_hex is not None:
+                yield self.line(t, src.in_hex.cite, f"A unit in {what} is in supply.",
+                                f"supply.sources[{i}].in_hex", src.cite)
         length = s.length
         unit = "supply MP" if length.unit == "mp" else "hexes"
         if length.max is None:
@@ -512,23 +662,24 @@ class _Words:
                             f" ({_mp(length.default)} each, the source included, the unit's"
                             " own hex not).", "supply.length", s.cite)
         for i, entry in enumerate(length.hex_counts):
-            what = f"a {entry.terrain} hex" if entry.terrain else (
-                f"a hex with a {entry.feature} hexside")
-            yield self.line(t, entry.cite, f"{what} counts {_mp(entry.counts)}"
-                            + (" (the first of these that applies counts)" if i == 0 and
-                               len(length.hex_counts) > 1 else "") + ".",
+            what = _a(f"{_name(entry.terrain)} hex") if entry.terrain else (
+                f"a hex with {_a(_name(entry.feature or ''))} hexside")
+            first = (" (of the counts below, the first that applies is used)" if i == 0
+                     and len(length.hex_counts) > 1 else "")
+            yield self.line(t, entry.cite, f"{_cap(what)} counts {_mp(entry.counts)}{first}.",
                             f"supply.length.hex_counts[{i}]")
         for i, crossing in enumerate(length.crossings):
             road = " unless a road crosses it" if crossing.unless_road else ""
-            yield self.line(t, crossing.cite, f"Crossing a {crossing.feature} hexside{road}"
-                            f" counts {_mp(crossing.counts)}.", f"supply.length.crossings[{i}]")
+            yield self.line(t, crossing.cite, f"Crossing {_a(_name(crossing.feature))}"
+                            f" hexside{road} counts {_mp(crossing.counts)} instead of the hex"
+                            " entered.", f"supply.length.crossings[{i}]")
         for i, along in enumerate(length.roads):
-            yield self.line(t, along.cite, f"A step along a {along.road} hexside counts"
-                            f" {_mp(along.counts)}.", f"supply.length.roads[{i}]")
+            yield self.line(t, along.cite, f"A step through {_a(_name(along.road))} hexside"
+                            f" counts {_mp(along.counts)}.", f"supply.length.roads[{i}]")
         for i, lim in enumerate(length.terrain_limits):
             roads = (" (a hex entered and left through road hexsides does not count)"
                      if lim.except_along_roads else "")
-            yield self.line(t, lim.cite, f"A line passes at most {lim.max} {lim.terrain}"
+            yield self.line(t, lim.cite, f"A line passes at most {lim.max} {_name(lim.terrain)}"
                             f" hex{'es' if lim.max != 1 else ''}{roads}.",
                             f"supply.length.terrain_limits[{i}]")
         yield self.line(t, s.enemy_units.cite, "A line never enters a hex holding an enemy"
@@ -546,7 +697,7 @@ class _Words:
         yield self.line(t, ezoc.cite, text + ".", "supply.ezoc", s.cite)
         for i, blocker in enumerate(s.blocking_hexsides):
             road = " unless a road crosses it" if blocker.unless_road else ""
-            yield self.line(t, blocker.cite, f"No line crosses a {blocker.feature}"
+            yield self.line(t, blocker.cite, f"No line crosses {_a(_name(blocker.feature))}"
                             f" hexside{road}.", f"supply.blocking_hexsides[{i}]")
         if s.prohibited is not None:
             yield self.line(t, s.prohibited.cite, "No line crosses terrain prohibited to"
@@ -575,30 +726,36 @@ class _Words:
             yield self.line(t, bar.cite, f"A {name} hexside bar on the line blocks it (an"
                             f" obstacle at elevation {bar.level})"
                             + (f"; {'; '.join(extra)}" if extra else "") + ".", f"los.bars.{name}")
-        for combo in rules.blocking_hexes:
-            yield self.line(t, rules.cite, f"A hex of {_list(combo, 'and')} on the line always"
-                            " blocks it.", "los.blocking_hexes")
+        for i, blocking in enumerate(rules.blocking_hexes):
+            yield self.line(t, blocking.cite, f"A hex of {_list(blocking.terrain, 'and')} on the"
+                            " line always blocks it.", f"los.blocking_hexes[{i}]", rules.cite)
 
 
 def _source_hexes(src: SupplySource) -> str:
     """Which hexes a supply source is, in words."""
     if src.kind == "marker":
-        where = (f" ({', '.join(f'{k} {v}' for k, v in src.marker.where.items())})"
-                 if src.marker and src.marker.where else "")
-        terrain = f" in {src.terrain} terrain" if src.terrain else ""
-        return f"hexes with a {src.marker.type if src.marker else ''} marker{where}{terrain}"
+        marker = _a(f"{_name(src.marker.type) if src.marker else ''} marker")
+        where = f" ({_where(src.marker.where)})" if src.marker and src.marker.where else ""
+        terrain = f", in {_name(src.terrain)} terrain" if src.terrain else ""
+        return f"a hex with {marker}{where}{terrain}"
     if src.kind == "edge":
-        marked = f" marked {src.edge_role}" if src.edge_role else ""
-        return f"the {_list(src.edges or ['any'], 'and')} map edge hexes{marked}"
+        marked = f" where map.json marks the edge {src.edge_role}" if src.edge_role else ""
+        return f"a hex of the {_list(src.edges or ['any'], 'or')} map edge{marked}"
     if src.kind == "hexes":
-        return f"hexes {_list(src.hexes, 'and')}"
+        return f"hex {_list(src.hexes, 'or')}"
     if src.kind == "terrain":
-        return f"{src.terrain} hexes"
-    return f"the hexes of {_whos(src.units)}"
+        return _a(f"{_name(src.terrain or '')} hex")
+    return f"the hex of one of the {_whos(src.units)}"
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _turns(turns: Sequence[int]) -> str:
+    """"On turn 1", "On turns 1 and 2"."""
+    return (f"On turn{'s' if len(turns) > 1 else ''}"
+            f" {_list([str(x) for x in turns], 'and')}")
 
 
 def _sentence(prefix: str, text: str) -> str:
@@ -619,9 +776,9 @@ def _modifier(m: MaModifier) -> str:
     if m.weather:
         when.append(f"in {_list(m.weather)} weather")
     if m.turns:
-        when.append(f"on turn {_list([str(x) for x in m.turns])}")
+        when.append(_turns(m.turns).lower())
     if m.phases:
-        when.append(f"in the {_list([p.replace('_', ' ') for p in m.phases])} phase")
+        when.append(f"in the {_list([_name(p) for p in m.phases])} phase")
     whom = who(m)
     if m.max_hexes is not None:
         change = ("do not move" if m.max_hexes == 0 else
@@ -629,10 +786,12 @@ def _modifier(m: MaModifier) -> str:
     elif m.factor is not None:
         change = ("keep their full MA" if m.factor == 1 else
                   f"have {_share(m.factor)} of their MA, rounded {m.rounding}")
+        if m.factor == 0.5:
+            change = f"have half their MA, rounded {m.rounding}"
     elif m.subtract is not None:
         change = f"have {_mp(m.subtract)} MP less (never below 0)"
     else:
         change = (f"have as many MP less as the position's {m.subtract_from_state} says"
                   " (never below 0)")
-    text = " ".join([*when, whom, change]) if when else f"{whom} {change}"
+    text = f"{' '.join(when)}, {whom} {change}" if when else f"{whom} {change}"
     return text[:1].upper() + text[1:] + "."

@@ -13,7 +13,10 @@ and moving from one EZOC into another is allowed, prohibited, the whole move or
 one hex into a friendly hex (``zoc.ezoc_to_ezoc``); ``movement.stops`` end a
 move, ``movement.one_hex`` lets a first step go beyond the MP, the phase and
 its modifiers set the MP (:mod:`pipeline.rules.allowance`). Stacking binds
-where the move ends (and on the way unless ``stacking.pass_through``).
+where the move ends (and on the way unless ``stacking.pass_through``). A path
+checked as an overrun enters each enemy hex on it as ``overrun`` says (003 §5.5:
+who, when, across and into what, from where, at what cost), ignoring the ZOC
+of the units it overruns where the profile says so.
 
 >>> from pipeline.rules.cases import case_from_data
 >>> profile = {"kind": "rules", "game": "g", "source": "RULES.md", "unit_classes": ["foot"],
@@ -35,13 +38,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
-from pipeline.model.rulesprofile import PhaseMover
+from pipeline.model.rulesprofile import PhaseMover, UnitRule
 from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
 from pipeline.rules.errors import RulesError
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
-from pipeline.rules.stacking import counted_markers, once_left_hexes, stacking_verdict
+from pipeline.rules.stacking import (
+    counted_markers,
+    hex_limit_words,
+    once_left_hexes,
+    stacking_verdict,
+)
 from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
 from pipeline.rules.terrain import (
@@ -64,11 +72,13 @@ from pipeline.rules.zoc import (
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["COMMON_KEYS", "IN_EZOC", "KERNEL_READS", "LEFT_EZOC", "Kernel", "Mover"]
+__all__ = ["COMMON_KEYS", "IN_EZOC", "KERNEL_READS", "LEFT_EZOC", "OVERRAN", "Kernel", "Mover"]
 
 IN_EZOC = "in_ezoc"      # the mover stands in an EZOC (a word about the hex it is in)
+OVERRAN = "overran:"     # "overran:<hex>": the move overran that hex (003 §5.5)
 LEFT_EZOC = "left_ezoc"  # it left an EZOC this phase (zoc.leave.no_reentry)
-LEFT_HEX = "left:"       # it left a hex of stacking.hex_limits[i] with once_left (000 §11.2.1)
+LEFT_HEX = "left:"  # "left:<i>:<hex>": it left that hex of stacking.hex_limits[i] with
+#                     once_left, and may never stack again (000 §11.2.1)
 
 #: Keys every profile may carry whatever its system: what the document is, the game's
 #: vocabulary, the costs of its chart and what the play aids print (the title among it);
@@ -94,6 +104,7 @@ KERNEL_READS = frozenset({
     "hexsides.*.bridged_between", "placement",
     "supply.traced", "supply.not_traced", "supply.sources", "supply.length",
     "supply.enemy_units", "supply.ezoc", "supply.blocking_hexsides", "supply.prohibited",
+    "overrun",
 })
 
 
@@ -323,7 +334,9 @@ class Kernel(System):
         still = mover.allowance.max_hexes
         if still is not None and still[0] == 0:
             return Verdict(False, still[1], None, f"{unit.id} may not move this turn")
-        memory = frozenset({IN_EZOC}) if unit.hex in mover.ezoc else frozenset()
+        in_ezoc = unit.hex in mover.ezoc and not (
+            query.overrun and unit.hex in self._ignored_ezoc(engine, query, mover))
+        memory = frozenset({IN_EZOC}) if in_ezoc else frozenset()
         ma = 0.0 if mover.hop is not None else mover.allowance.ma
         return Move(unit.hex, 0.0, ma, memory)
 
@@ -333,12 +346,16 @@ class Kernel(System):
         mover = self.mover(engine, query)
         barred = mover.barred.get(to)
         if barred is not None:
+            if query.overrun and to in self._overrun_targets(engine, query):
+                return self.overrun(engine, query, mover, move, to)
             return barred
         limit = mover.allowance.max_hexes
         if limit is not None and move.steps >= limit[0]:
             return Verdict(False, limit[1], None, f"{query.unit.id} may move only {limit[0]}"
                            f" hex{'es' if limit[0] != 1 else ''} this turn")
         from_ezoc, to_ezoc = IN_EZOC in move.memory, to in mover.ezoc
+        if to_ezoc and query.overrun and to in self._ignored_ezoc(engine, query, mover):
+            to_ezoc = False  # only the units it overruns put it there (003 §5.5.6)
         effects = mover.effects
         if from_ezoc and not effects.leave.allowed:
             return Verdict(False, engine.cite(effects.leave.cite), None,
@@ -397,6 +414,142 @@ class Kernel(System):
             if refused is not None:
                 return refused
         return move.then(to, cost, memory=memory, stop=stop)
+
+    # -- overruns ------------------------------------------------------------------------
+
+    def _overrun_targets(self, engine: Engine, query: MoveQuery) -> frozenset[Hex]:
+        """The enemy hexes a path checked as an overrun enters (none without ``overrun``)."""
+        if not query.overrun or not query.path or engine.profile.overrun is None:
+            return frozenset()
+        key = ("overrun_targets", query.ids, query.path)
+        known = engine.memo.get(key)
+        if known is None:
+            enemy = self._enemy_barred(engine, query.unit.side)
+            known = engine.memo[key] = frozenset(h for h in query.path[1:] if h in enemy)
+        return cast("frozenset[Hex]", known)
+
+    def _ignored_ezoc(self, engine: Engine, query: MoveQuery, mover: Mover) -> frozenset[Hex]:
+        """The EZOC hexes only the overrun's targets put in an EZOC, which the move ignores
+        (``overrun.zoc.ignores_target``, 003 §5.5.6)."""
+        rules = engine.profile.overrun
+        targets = self._overrun_targets(engine, query)
+        if not targets or rules is None or rules.zoc is None or not rules.zoc.ignores_target:
+            return frozenset()
+        key = ("overrun_ignored", query.ids, targets)
+        known = engine.memo.get(key)
+        if known is None:
+            exerting = engine.enemy_zoc(query.unit.side)
+            known = engine.memo[key] = frozenset(
+                h for h in mover.ezoc if all(u.hex in targets for u in exerting.get(h, ())))
+        return cast("frozenset[Hex]", known)
+
+    def overrun(self, engine: Engine, query: MoveQuery, mover: Mover, move: Move,
+                to: Hex) -> Move | Verdict:
+        """``overrun``: entering the enemy hex ``to`` as an overrun, which the defender is
+        taken to lose: who may (``by``, ``not_by``), when (``phases``, ``not_on_turns``),
+        across and into what, from where (``zoc``), at what cost (``cost``, on top of the
+        terrain); from the target the move goes on as usual (003 §5.5, §5.9.7)."""
+        rules = engine.profile.overrun
+        assert rules is not None
+        refused = self._overrun_refused(engine, query, move, to)
+        if refused is not None:
+            return refused
+        limit = mover.allowance.max_hexes
+        if limit is not None and move.steps >= limit[0]:
+            return Verdict(False, limit[1], None, f"{query.unit.id} may move only {limit[0]}"
+                           f" hex{'es' if limit[0] != 1 else ''} this turn")
+        terrain = self.step_cost(engine, mover.unit_class, move.hex, to)
+        if isinstance(terrain, Verdict):
+            return terrain
+        extra = rules.cost.extra_mp if rules.cost is not None else 0.0
+        cost = terrain + extra
+        name = engine.name(to)
+        if cost > move.left:
+            cite = rules.cost.cite if rules.cost is not None else ""
+            return Verdict(False, engine.cite(cite, rules.cite), None,
+                           f"overrunning {name} costs {_mp(extra)} + {_mp(terrain)} for the"
+                           f" terrain = {_mp(cost)} MP, and {_mp(move.left)} remain")
+        # The units overrun are dislodged: the ZOC still on the hex is the others'.
+        exerting = [u for u in engine.enemy_zoc(query.unit.side).get(to, ())
+                    if u.hex not in self._overrun_targets(engine, query)]
+        in_ezoc = bool(exerting) and not ignores_ezoc(engine, query.unit)
+        # Leaving an EZOC by an overrun is not disengaging (003 §7.3): nothing to remember.
+        memory = set(self.remember(engine, query, move, to, False, in_ezoc))
+        memory.add(f"{OVERRAN}{name}")
+        stop = mover.stops.get(to)
+        if in_ezoc:
+            if mover.effects.enter.stop:
+                stop = Verdict(False, engine.cite(mover.effects.enter.cite), name,
+                               f"{query.unit.id} overran {name}, which is in the ZOC of"
+                               f" {', '.join(u.id for u in exerting)}, and must stop")
+        return move.then(to, cost, memory=frozenset(memory), stop=stop)
+
+    def _overrun_refused(self, engine: Engine, query: MoveQuery, move: Move,
+                         to: Hex) -> Verdict | None:
+        """Why the mover may not overrun ``to`` from where it stands, or ``None``."""
+        rules = engine.profile.overrun
+        assert rules is not None
+        sit, name, cite = engine.situation, engine.name(to), engine.cite
+        for u in self.carriers(engine, query):
+            if rules.by and any_holds(engine, rules.by, u) is None:
+                return Verdict(False, cite(rules.by[0].cite, rules.cite), None,
+                               f"{u.id} may not overrun: only {_whos(rules.by)} do")
+            barred = next((r for r in rules.not_by if selects(engine, r, u)), None)
+            if barred is not None:
+                return Verdict(False, cite(barred.cite, rules.cite), None,
+                               f"{u.id} may not overrun: {_whos([barred])} never do")
+        if rules.phases is not None and sit.phase not in rules.phases.phases:
+            return Verdict(False, cite(rules.phases.cite, rules.cite), None,
+                           f"no overrun in the {sit.phase.replace('_', ' ')} phase")
+        if rules.not_on_turns is not None and sit.turn in rules.not_on_turns.turns:
+            return Verdict(False, cite(rules.not_on_turns.cite, rules.cite), None,
+                           f"no overrun on turn {sit.turn}")
+        crossed = sit.map.features(move.hex, to)
+        if rules.not_across is not None:
+            river = next((f for f in rules.not_across.hexsides if f in crossed), None)
+            if river is not None:
+                return Verdict(False, cite(rules.not_across.cite, rules.cite), None,
+                               f"no overrun across a {river.replace('_', ' ')} hexside")
+        tags = sit.map.tags(to)
+        if rules.not_into is not None:
+            into = next((t for t in rules.not_into.terrain if t in tags), None)
+            if into is not None:
+                return Verdict(False, cite(rules.not_into.cite, rules.cite), None,
+                               f"no overrun into a {into.replace('_', ' ')} hex")
+        only = rules.only_into
+        if only is not None and any(t not in only.terrain for t in tags):
+            return Verdict(False, cite(only.cite, rules.cite), None, "overruns only into"
+                           f" {' or '.join(t.replace('_', ' ') for t in only.terrain)} hexes")
+        barred_by = rules.barred_by_markers
+        marker = next((k for k in barred_by.markers if sit.markers_in(to, k)), None) \
+            if barred_by is not None else None
+        if barred_by is not None and marker is not None:
+            return Verdict(False, cite(barred_by.cite, rules.cite), None, f"a {marker} in"
+                           f" {name} prevents overruns")
+        return self._overrun_zoc_refused(engine, query, move, to)
+
+    def _overrun_zoc_refused(self, engine: Engine, query: MoveQuery, move: Move,
+                             to: Hex) -> Verdict | None:
+        """``overrun.zoc``: not after leaving an EZOC this phase, not from a hex in the ZOC
+        of enemy units it does not overrun (those it overran already are gone)."""
+        rules = engine.profile.overrun
+        assert rules is not None
+        zoc = rules.zoc
+        if zoc is None or ignores_ezoc(engine, query.unit):
+            return None
+        cite = engine.cite(zoc.cite, rules.cite)
+        if zoc.not_after_leaving and LEFT_EZOC in move.memory:
+            return Verdict(False, cite, None, f"{query.unit.id} left an EZOC this phase and"
+                           " may not overrun")
+        if zoc.not_from_other_ezoc:
+            gone = {w[len(OVERRAN):] for w in move.memory if w.startswith(OVERRAN)}
+            others = [u for u in engine.enemy_zoc(query.unit.side).get(move.hex, ())
+                      if u.hex is not None and u.hex != to and engine.name(u.hex) not in gone]
+            if others:
+                return Verdict(False, cite, None, f"{engine.name(move.hex)} is in the ZOC of"
+                               f" {', '.join(u.id for u in others)}, which {query.unit.id}"
+                               f" does not overrun: no overrun from there")
+        return None
 
     def entry_cost(self, engine: Engine, query: MoveQuery, mover: Mover, move: Move,
                    to: Hex) -> float | Verdict:
@@ -497,7 +650,7 @@ class Kernel(System):
             memory.add(LEFT_EZOC)
         left = once_left_hexes(engine).get(move.hex)
         if left is not None:
-            memory.add(f"{LEFT_HEX}{left}")  # 000 §11.2.1: it may never stack again
+            memory.add(f"{LEFT_HEX}{left}:{engine.name(move.hex)}")  # 000 §11.2.1
         if to_ezoc:
             memory.add(IN_EZOC)
         return frozenset(memory)
@@ -655,12 +808,16 @@ class Kernel(System):
         if not words:
             return None
         ids = set(query.ids)
-        if not any(u.id not in ids for u in engine.situation.units_in(move.hex)):
+        others = [u.id for u in engine.situation.units_in(move.hex) if u.id not in ids]
+        if not others:
             return None
-        rule = engine.profile.stacking.hex_limits[int(words[0][len(LEFT_HEX):])]
+        index, left = sorted(words)[0][len(LEFT_HEX):].split(":", 1)
+        rule = engine.profile.stacking.hex_limits[int(index)]
         assert rule.once_left is not None
         return Verdict(False, engine.cite(rule.once_left.cite, rule.cite), engine.name(move.hex),
-                       f"{query.unit.id} left such a hex on this move and may not stack again")
+                       f"{query.unit.id} left {left} ({hex_limit_words(rule)}) on this move"
+                       f" and may not stack again: {', '.join(others)} in"
+                       f" {engine.name(move.hex)}")
 
     def placement(self, engine: Engine, unit: Unit, h: Hex) -> Verdict:
         """``placement``: where a reinforcement may be placed (markers, terrain), never on
@@ -735,3 +892,10 @@ class Kernel(System):
 
 def _mp(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _whos(selectors: list[UnitRule]) -> str:
+    """Who a list of selectors names, in words ("mechanized units of size division")."""
+    from pipeline.rules.explain import who  # the words live with the explanation
+
+    return " or ".join(who(s) for s in selectors)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -38,6 +38,8 @@ class MoveQuery:
     movers: tuple[Unit, ...]
     die_rolls: Mapping[Hex, int] = field(default_factory=dict)
     overrun: bool = False
+    #: The path being checked (:func:`check_path`, its start first); empty in a search.
+    path: tuple[Hex, ...] = ()
     ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -156,8 +158,17 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     settled = _search(engine, query, first, refused, short)
     best: dict[Hex, Move] = {}
     end = system.end
+    adjacency = engine.grid.adjacency
     for move in settled:
         h = move.hex
+        if move.stop is not None:
+            # A hex beyond a stop that no other way reaches: the stop is why (named there).
+            beyond: Verdict | None = None
+            for n in adjacency[h]:
+                if n not in refused:
+                    if beyond is None:
+                        beyond = Verdict(False, move.stop.rule, None, move.stop.reason)
+                    refused[n] = beyond
         if h == start_hex:
             continue
         verdict = end(engine, query, move)
@@ -247,6 +258,7 @@ def check_path(engine: Engine, query: MoveQuery, path: list[Hex]) -> PathCheck:
     """Accept a path (``path[0]`` is the start hex) or name its first illegal step."""
     grid, system = engine.grid, engine.system
     name = engine.name
+    query = replace(query, path=tuple(path))
     if not path or path[0] != query.unit.hex:
         return PathCheck(Verdict(False, None, name(path[0]) if path else None,
                                  "the path must start in the unit's hex"), None)

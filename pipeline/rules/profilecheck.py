@@ -25,7 +25,7 @@ from pipeline.model.rulesprofile import RulesProfile
 from pipeline.rules.kernel import COMMON_KEYS
 from pipeline.rules.registry import SystemSpec, registry, spec_for
 
-__all__ = ["check_profile_keys", "unread_keys"]
+__all__ = ["check_profile_keys", "reads_key", "unread_keys"]
 
 _DOCUMENTATION = frozenset({"cite", "note", "notes"})
 # Fields whose values are mappings of names the profile defines (each name stands as "*").
@@ -65,11 +65,22 @@ def _inner(value: object, place: str, pattern: str, named: bool) -> Iterator[tup
                     yield from _given(x, f"{place}.{name}[{i}]", star)
 
 
-def _covered(pattern: str, keys: frozenset[str]) -> bool:
+def reads_key(keys: frozenset[str], pattern: str) -> bool:
+    """Whether a system reading ``keys`` reads the key ``pattern`` (``zoc.enter.stop``,
+    ``terrain.*.move``): it reads the key or one that holds it; ``cite`` and ``note``
+    are documentation, read by every system.
+
+    >>> reads_key(frozenset({"zoc.enter"}), "zoc.enter.stop"), reads_key(frozenset(), "los")
+    (True, False)
+    """
     parts = pattern.split(".")
     if parts[-1] in _DOCUMENTATION:
         return True
     return any(".".join(parts[:n]) in keys for n in range(1, len(parts) + 1))
+
+
+def _covered(pattern: str, keys: frozenset[str]) -> bool:
+    return reads_key(keys, pattern)
 
 
 def unread_keys(profile: RulesProfile, spec: SystemSpec | None = None) -> list[tuple[str, str]]:

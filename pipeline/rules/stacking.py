@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 # A stacking value: a whole number of units or points, or a share such as 1/3.
 Number = Fraction | int
 
-__all__ = ["counted_markers", "once_left_hexes", "stacking_verdict"]
+__all__ = ["counted_markers", "hex_limit_words", "once_left_hexes", "stacking_verdict"]
 
 
 def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
@@ -64,6 +64,16 @@ def once_left_hexes(engine: Engine) -> dict[Hex, int]:
     return known  # type: ignore[return-value]
 
 
+def hex_limit_words(special: HexLimit) -> str:
+    """The hexes of a ``hex_limits`` entry in words: "a beach hex with a beachhead marker".
+
+    >>> hex_limit_words(HexLimit(limit=3, marker="beachhead", terrain="beach"))
+    'a beach hex with a beachhead marker'
+    """
+    hexes = f"a {special.terrain} hex" if special.terrain else "a hex"
+    return hexes + (f" with a {special.marker} marker" if special.marker else "")
+
+
 def _in_hex_limit(engine: Engine, special: HexLimit, h: Hex) -> bool:
     sit = engine.situation
     if special.marker is not None and not sit.markers_in(h, special.marker):
@@ -83,7 +93,8 @@ def _once_left(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
     if not flagged:
         return None
     return Verdict(False, engine.cite(rule.once_left.cite, rule.cite), engine.name(h),
-                   f"{', '.join(flagged)} left such a hex and may not stack again")
+                   f"{', '.join(flagged)} left {hex_limit_words(rule)} earlier and may not"
+                   " stack again")
 
 
 def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:

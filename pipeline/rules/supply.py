@@ -190,7 +190,9 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
     cite = engine.cite(rules.length.cite if rules.length.max is not None else rules.cite,
                        rules.cite)
     if len(path) == 1:
-        return SupplyAnswer(True, cite, f"on {what} ({name(at)})", path)
+        own = source.rule.in_hex
+        return SupplyAnswer(True, engine.cite(own.cite, source.rule.cite) if own else cite,
+                            f"on {what} ({name(at)})", path)
     if rules.length.max is not None:
         counted = lines.counted(at)
         unit = "MP" if rules.length.unit == "mp" else "hex" if counted == 1 else "hexes"
@@ -704,24 +706,22 @@ def _relaxations(engine: Engine, side: str) -> Iterator[_Relaxation]:
         if any(i in hits for hits in terrain.limited.values()):
             roads = " off the roads" if lim.except_along_roads else ""
             yield _Relaxation(f"limit:{i}", lim.cite or length.cite,
-                              f"every line passes more than {lim.max} {lim.terrain}"
+                              f"every line passes more than {lim.max} {_words(lim.terrain)}"
                               f" hex{'es' if lim.max != 1 else ''}{roads}")
     if length.max is not None:
         for i, entry in enumerate(length.hex_counts):
             if entry.counts > length.default and any(c[1] == i for c in terrain.counts.values()):
-                what = entry.terrain or f"{entry.feature} hexes"
+                what = (f"{_words(entry.terrain)} hexes" if entry.terrain else
+                        f"hexes with a {_words(entry.feature or '')} hexside")
                 yield _Relaxation(f"count:{i}", entry.cite or length.cite,
-                                  f"{what} count{'s' if entry.terrain else ''}"
-                                  f" {_number(entry.counts)} and make every line longer than"
-                                  f" {most} {unit}")
+                                  f"{what} count {_number(entry.counts)}")
         present = {f for feats in sit.map.hexsides.values() for f in feats}
         for i, crossing in enumerate(length.crossings):
             if crossing.counts > length.default and crossing.feature in present:
                 off = " off the road" if crossing.unless_road else ""
                 yield _Relaxation(f"crossing:{i}", crossing.cite or length.cite,
-                                  f"a {crossing.feature} crossed{off} counts"
-                                  f" {_number(crossing.counts)} and makes every line longer"
-                                  f" than {most} {unit}")
+                                  f"a {_words(crossing.feature)} crossed{off} counts"
+                                  f" {_number(crossing.counts)}")
         yield _Relaxation("length", length.cite or rules.cite,
                           f"every line is longer than {most} {unit}")
     present = {f for feats in sit.map.hexsides.values() for f in feats}
@@ -763,16 +763,27 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
     unreached = frozenset(h for h in targets if h not in loosest.best)
     if unreached:
         found.update(_cut_by_units(engine, strict.without(*loose_keys), unreached))
+    longest = _number(length.max or 0)
     for relaxation in relaxations:
         left = frozenset(targets - found.keys())
         if not left:
             break
         lines = trace(engine, strict.without(relaxation.key), left)
-        for h in left & lines.best.keys():
+        reached = left & lines.best.keys()
+        counted = relaxation.key.startswith(("count:", "crossing:"))
+        # What the line counts as the rules have it (a count or a crossing being to blame).
+        full = trace(engine, strict.without("length"), reached) if counted and reached else None
+        for h in reached:
             reason = relaxation.reason
             if relaxation.key == "length":
                 reason = (f"the shortest line counts {_number(lines.counted(h))} {unit}, more"
-                          f" than {_number(length.max or 0)}")
+                          f" than {longest}")
+            elif full is not None and h in full.best:
+                which = ("they counted" if relaxation.key.startswith("count:")
+                         else "the crossing counted")
+                reason = (f"{reason}: the shortest line counts {_number(full.counted(h))}"
+                          f" {unit}, more than {longest} ({_number(lines.counted(h))} if"
+                          f" {which} {_number(length.default)})")
             found[h] = SupplyAnswer(False, engine.cite(relaxation.cite, rules.cite), reason)
     for h in targets - found.keys():
         found[h] = SupplyAnswer(False, engine.cite(rules.cite), "no line of supply: several"
@@ -816,3 +827,8 @@ def _no_line(engine: Engine, side: str) -> str:
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _words(name: str) -> str:
+    """A profile name in words: ``major_river`` is "major river"."""
+    return name.replace("_", " ")

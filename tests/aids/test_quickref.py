@@ -36,8 +36,10 @@ def test_every_line_cites_the_games_own_rulebook(tmp_path, system):
 
 def test_fm_omaha_lines_come_from_the_profile_and_the_procedures():
     lines = {x.key: x for x in quickref_lines(load_rules(MAPS / "omaha" / "rules.json"))}
-    assert lines["zoc.not_exerted_by"].rule == "000 §6.0"
-    assert "no_zoc" in lines["zoc.not_exerted_by"].text
+    assert lines["zoc.exerted_by"].rule == "000 §6.0"
+    assert "no_zoc" in lines["zoc.exerted_by"].text
+    assert lines["zoc.by_class.mobile.enter.free_for[0]"].rule == "000 §6.1 Exception"
+    assert lines["supply.sources[0].in_hex"].rule == "000 §12.0 Exception"
     assert lines["zoc.ezoc_to_ezoc_barred"].rule == "000 §6.1 Exception"
     assert lines["stacking.hex_limits[0].once_left"].rule == "000 §11.2.1"
     assert lines["placement.not_in_ezoc"].rule == "000 §11.2.4"
@@ -67,7 +69,7 @@ def test_a_new_games_sheet_never_mentions_rangers_or_another_rulebook():
         assert absent not in words, absent
     assert all(x.rule is None or x.rule.startswith("BLUE §") for x in lines)
     assert any("the west edge" in x.text for x in lines)
-    assert any(x.key == "zoc.enter" and "stops the unit" in x.text for x in lines)
+    assert any(x.key == "zoc.enter" and "must stop" in x.text for x in lines)
 
 
 def test_the_tactical_sheet_cites_the_aids_headings(tmp_path):

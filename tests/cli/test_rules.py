@@ -102,3 +102,25 @@ def test_rules_explain_prints_the_rules_of_the_game_with_its_own_citations():
     text = runner.invoke(cli, ["rules", "explain", "maps/omaha"])
     assert text.exit_code == 0 and "Zones of control" in text.stdout
     assert "Ranger" in text.stdout and "000 §" in text.stdout
+
+
+def test_check_move_overrun_flag_enters_the_enemy_hex_as_the_profile_says(tmp_path):
+    """--overrun checks the path as an overrun: the enemy hex is entered at its terrain plus
+    overrun.cost and the move goes on; without it the enemy hex is barred (the toy profile's
+    TOY.md sections are cited, never a seed rulebook's)."""
+    from tests.rules.folders import rules_doc, write_game
+
+    doc = rules_doc(overrun={"cost": {"extra_mp": 2, "cite": "TOY.md §7"},
+                             "zoc": {"cite": "TOY.md §7.1"}, "cite": "TOY.md §7"})
+    doc["movement"]["enemy_hexes"] = {"cite": "TOY.md §2.1"}
+    game = write_game(tmp_path / "toy", doc, [
+        {"id": "A", "side": "blue", "class": "foot", "movement": 6},
+        {"id": "R", "side": "red", "class": "foot", "movement": 3}], {"A": "0101", "R": "0301"},
+        rows=1)
+    args = ["rules", "check-move", game, "-p", game / "position.json", "-u", "A",
+            "--path", "0101,0201,0301,0401"]
+    code, out, _ = run(*args, "--overrun", "--json")
+    assert code == 0 and json.loads(out)["cost"] == 1 + (2 + 1) + 1
+    code, out, _ = run(*args)
+    assert code == 1 and out.strip() == ("illegal at 0301: A entered the ZOC of R in 0201 and"
+                                         " must stop (TOY §3)")

@@ -32,8 +32,10 @@ def test_omaha_supply_000_12_0():
     engine = Engine(load_game(maps("omaha"), maps("omaha") / "position.json"))
     answers = engine.supply()
     assert _answers(engine) == {
-        "9/2": (True, "000 §12.0"), "23/2": (True, "000 §12.0"), "38/2": (True, "000 §12.0"),
-        "CCA/2": (True, "000 §12.0"), "2 Rgr": (True, "000 §12.0 Exception"),
+        # A unit on a beach landing hex is in supply by §12.0's first Exception.
+        "9/2": (True, "000 §12.0 Exception"), "23/2": (True, "000 §12.0"),
+        "38/2": (True, "000 §12.0"), "CCA/2": (True, "000 §12.0 Exception"),
+        "2 Rgr": (True, "000 §12.0 Exception"),
         "117/30": (False, "000 §12.0"),
         **{g: (True, "000 §9.0") for g in ("916/352", "914/352", "915/352", "352/352", "1")},
         "119/30": (True, None),

@@ -254,6 +254,35 @@ def test_canadian_infantry_division_two_thirds_but_not_regiments_003_s5_3_3() ->
     assert costs(e, "R") == {}
 
 
+
+@pytest.mark.parametrize("ma", range(1, 19))
+def test_british_infantry_mechanized_third_on_the_first_turns_003_s5_9_5(ma: int) -> None:
+    """"move ... one-third during their mechanized movement phase on Game Turns 1 and 2":
+    the two-thirds of 5.3.3 halved, each rounded up (2.6), is the third rounded up."""
+    e = engine(25, 1, [unit("B", "allied", "0101", ma=ma, size="division",
+                            nationality="British")], phase="mechanized_movement", turn=2)
+    assert max(costs(e, "B").values()) == -(-ma // 3)
+
+
+def test_first_turns_halve_allied_units_only_003_s5_9_5() -> None:
+    """"All Allied units have their printed MPA halved on Game Turns 1 and 2": a German
+    unit in storm weather keeps its 6, an Allied one has 3; from GT 3 both have 6."""
+    for turn, allied in ((1, 3), (2, 3), (3, 6)):
+        e = engine(10, 3, [unit("A", "allied", "0101", ma=6),
+                           unit("G", "german", "0103", ma=6)], weather="storm", turn=turn)
+        assert max(costs(e, "A").values()) == allied
+        assert max(costs(e, "G").values()) == 6
+
+
+def test_paratroops_of_either_side_still_on_turn_one_003_s5_9_4() -> None:
+    """"Paratroop units may not move on Game Turns 1": the flag decides, not the side."""
+    e = engine(5, 3, [unit("P", "allied", "0101", paratroop=True),
+                      unit("F", "german", "0503", paratroop=True),
+                      unit("R", "german", "0303")], turn=1, weather="storm")
+    assert costs(e, "P") == {} and costs(e, "F") == {}
+    assert costs(e, "R")
+    assert e.reachable("F").refused[e.grid.hex("0403")].rule == "003 §5.9.4"
+
 # -- terrain ------------------------------------------------------------------------------
 
 def test_bocage_minimum_then_hexside_cost_003_s5_7_1() -> None:
@@ -471,3 +500,57 @@ def test_two_causes_together_are_named_10_3_1_003_s10_3_1() -> None:
     answer = e.supply(["A"])["A"]
     assert not answer.in_supply and answer.rule == "003 §10.3.1"
     assert "18 hexes" in answer.reason
+
+
+# -- overruns -----------------------------------------------------------------------------
+
+def overrun(e: Engine, uid: str, *hexes: str) -> Any:
+    return e.check_path(uid, [e.grid.hex(h) for h in hexes], overrun=True)
+
+
+def armoured(hex_id: str, ma: float = 8, **flags: Any) -> dict[str, Any]:
+    return unit("A", "allied", hex_id, ma=ma, cls="mechanized", size="division", **flags)
+
+
+def test_an_overrun_may_use_a_road_into_the_target_003_s5_5_1() -> None:
+    """"the overrun cost of three MP plus the terrain cost of entering the target hex
+    (Roads may be used.)": woods entered by a primary road (1/2) costs 3.5."""
+    e = engine(5, 1, [armoured("0101"), unit("G", "german", "0201")],
+               {"0201": ["heavy_forest"]},
+               [{"hexes": ["0101", "0201"], "features": ["primary_road"]}])
+    result = overrun(e, "A", "0101", "0201")
+    assert result.verdict.legal and result.cost == 3.5
+    off_road = engine(5, 1, [armoured("0101"), unit("G", "german", "0201")],
+                      {"0201": ["heavy_forest"]})
+    assert overrun(off_road, "A", "0101", "0201").cost == 3 + 4
+
+
+def test_no_overrun_after_disengaging_003_s5_5_6() -> None:
+    """"A unit may not disengage and perform an overrun in the same phase": A leaves E's ZOC
+    (+2 MP, 5.6.1) into 0201, next to G only, whose ZOC the overrun ignores (without an
+    overrun that step is EZOC to EZOC, 5.6.2); the overrun itself is refused."""
+    e = engine(6, 3, [armoured("0102", ma=12), unit("E", "german", "0103"),
+                      unit("G", "german", "0301")])
+    assert path(e, "A", "0102", "0201").verdict.rule == "003 §5.6.2"
+    refused = overrun(e, "A", "0102", "0201", "0301").verdict  # 0201 entered: refused at 0301
+    assert (refused.legal, refused.rule, refused.at) == (False, "003 §5.5.6", "0301")
+    assert "left an EZOC" in refused.reason
+    from_start = engine(6, 3, [armoured("0201", ma=12), unit("G", "german", "0301")])
+    assert overrun(from_start, "A", "0201", "0301").verdict.legal  # adjacent from the start
+
+
+def test_an_out_of_supply_division_does_not_overrun_003_s10_6_4() -> None:
+    e = engine(5, 1, [armoured("0101", in_supply=False), unit("G", "german", "0201")])
+    verdict = overrun(e, "A", "0101", "0201").verdict
+    assert (verdict.legal, verdict.rule) == (False, "003 §10.6.4")
+
+
+def test_the_hexes_only_the_target_controls_are_free_after_the_overrun_003_s5_5_1() -> None:
+    """Dislodged, G's ZOC goes with it: from 0301 A moves on through 0302, which only G's
+    ZOC covered, and stops in 0402 (E's ZOC)."""
+    e = engine(6, 3, [armoured("0101"), unit("G", "german", "0301"),
+                      unit("E", "german", "0503")])
+    result = overrun(e, "A", "0101", "0201", "0301", "0302", "0402")
+    assert result.verdict.legal and result.cost == 1 + 4 + 1 + 1
+    beyond = overrun(e, "A", "0101", "0201", "0301", "0302", "0402", "0401").verdict
+    assert (beyond.legal, beyond.rule, beyond.at) == (False, "003 §5.2.3", "0401")

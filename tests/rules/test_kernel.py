@@ -267,6 +267,56 @@ def test_zoc_one_hex_into_a_friendly_hex_then_stop():
     passes(data)  # the one hex into the friendly hex ends the move
 
 
+
+OVERRUN = {"by": [{"classes": ["wheels"], "cite": f"{BOOK} §7.1"}],
+           "cost": {"extra_mp": 2, "cite": f"{BOOK} §7.2"},
+           "not_across": {"hexsides": ["river"], "cite": f"{BOOK} §7.3"},
+           "zoc": {"cite": f"{BOOK} §7.4"}, "cite": f"{BOOK} §7.0"}
+
+
+def test_overrun_a_hex_its_cost_who_and_across_what():
+    """A path checked as an overrun enters the enemy hex at its terrain + overrun.cost, is
+    refused to units overrun.by does not name and across overrun.not_across, and is
+    barred as any enemy hex when not checked as an overrun."""
+    wheels = {"id": "W", "side": "blue", "hex": "0101", "class": "wheels", "ma": 6}
+    query = {"kind": "check_path", "unit": "W", "path": ["0101", "0201", "0301", "0401"],
+             "overrun": True}
+    data = case([wheels, foot("R", "0301", side="red")], query, overrun=OVERRUN,
+                expect={"legal": True, "cost": 1 + (2 + 1) + 1})
+    passes(data)  # 0201 is in R's ZOC only: ignored by the move that overruns R
+    passes({**data, "query": {**query, "overrun": False},
+            "expect": {"legal": False, "rule": "4.1", "fails_at": "0301"}})
+    data["units"][0] = foot("W", "0101", ma=6)
+    data["expect"] = {"legal": False, "rule": "7.1", "fails_at": "0301"}
+    passes(data)
+    data["units"][0] = wheels
+    data["map"]["hexsides"] = [{"hexes": ["0201", "0301"], "features": ["river", "road"]}]
+    data["expect"] = {"legal": False, "rule": "7.3", "fails_at": "0301"}
+    passes(data)
+    data["map"]["hexsides"] = []
+    data["units"][0]["ma"] = 3
+    data["expect"] = {"legal": False, "rule": "7.2", "fails_at": "0301"}
+    passes(data)
+
+
+def test_overrun_zoc_other_units_and_a_second_target():
+    """overrun.zoc: no overrun from a hex another enemy unit's ZOC covers, unless that unit
+    is the next one overrun; the hexes only the targets put in an EZOC are free."""
+    wheels = {"id": "W", "side": "blue", "hex": "0101", "class": "wheels", "ma": 12}
+    query = {"kind": "check_path", "unit": "W", "path": ["0101", "0201", "0301", "0401"],
+             "overrun": True}
+    two = case([wheels, foot("R", "0301", side="red"), foot("S", "0401", side="red")], query,
+               overrun=OVERRUN, expect={"legal": True, "cost": 1 + 3 + 3}, size=(6, 1))
+    passes(two)  # 0301 is in S's ZOC, but S is the next hex overrun
+    other = case([wheels, foot("R", "0301", side="red"), foot("S", "0202", side="red")],
+                 {**query, "path": ["0101", "0201", "0301"]}, overrun=OVERRUN, size=(6, 2),
+                 expect={"legal": False, "rule": "4.1", "fails_at": "0301"})
+    passes(other)  # 0201 is in S's ZOC too: the unit stops there, as without an overrun
+    other["units"][0]["hex"] = "0201"
+    other["query"]["path"] = ["0201", "0301"]
+    other["expect"] = {"legal": False, "rule": "7.4", "fails_at": "0301"}
+    passes(other)
+
 def test_zoc_who_exerts_where_it_reaches_who_ignores():
     zoc = {"not_exerted_by": [{"flags": ["screen"], "cite": f"{BOOK} §4.5"}],
            "reach": {"blocked_by_hexsides": ["river"], "not_into_terrain": ["woods"]},

@@ -109,7 +109,10 @@ class Tactical(Kernel):
     title = "a tactical Normandy game's player aid (platoons and vehicles)"
     rulebook = "002_9cac1969b0421155.txt"
     code = "002"
-    reads = KERNEL_READS | {"los", "overrun", "terrain.*.entry_roll", "roads.*.negated_by"}
+    # Its overruns are its own procedure: it reads only who and where from ``overrun``.
+    reads = (KERNEL_READS - {"overrun"}) | {
+        "los", "overrun.by", "overrun.not_by", "overrun.only_into", "overrun.barred_by_markers",
+        "terrain.*.entry_roll", "roads.*.negated_by"}
     reference = REPOSITORY / "maps" / "tactical" / RULES_FILE
     cites_paragraphs = True
     overrides: ClassVar[dict[str, str]] = {
@@ -118,7 +121,7 @@ class Tactical(Kernel):
         "steps": MOVING,
         "over_budget": AS_A_STACK,
         "end": THROUGH,
-        "los": LOS_ALWAYS,
+        "los": LOS_BARS,
     }
 
     # -- who is what -----------------------------------------------------------------
@@ -129,7 +132,7 @@ class Tactical(Kernel):
         return unit.unit_class == VEHICLE
 
     def carriers(self, engine: Engine, query: MoveQuery) -> tuple[Unit, ...]:
-        """The movers that move on their own: not those loaded in another mover.
+        """A unit loaded in another moving unit moves with it and spends no MA of its own.
 
         "Only units with a C at the top may transport other units. The
         transported unit is placed under the transporting unit."
@@ -147,9 +150,9 @@ class Tactical(Kernel):
     # -- movement ----------------------------------------------------------------------
 
     def enter(self, engine: Engine, query: MoveQuery, move: Move, to: Hex) -> Move | Verdict:
-        """One step, through the movement, stream, block, minefield and overrun paragraphs;
-        a unit in an overrun's target hex leaves it straight across ("Overrunning units
-        must move straight through the target hex")."""
+        """Every step follows the movement, stream, block, minefield and overrun paragraphs,
+        and an overrunning unit leaves the target hex straight across, the way it came in
+        ("Overrunning units must move straight through the target hex")."""
         sit, name = engine.situation, engine.name(to)
         side = query.unit.side
         exit_of = _overrun_direction(move)
@@ -186,10 +189,12 @@ class Tactical(Kernel):
                          stop=self.mover(engine, query).stops.get(to))
 
     def steps(self, engine: Engine, query: MoveQuery, move: Move) -> Steps:
-        """Plain steps after the first ("Any unit that is capable of moving" may always
-        move one hex) by a unit that remembers no overrun: into a hex with no enemy unit,
-        no marker that stops it, no stream to roll for or refuse, at the terrain or road
-        cost ("Terrain features"). Every other step goes through :meth:`enter`."""
+        """After its first step (the one "Any unit that is capable of moving" may always
+        make), a unit not overrunning pays the terrain, or the road rate from road hex to
+        road hex ("Terrain features"), into a hex with no enemy unit, no marker that stops
+        it and no stream to roll for or refuse.
+
+        Those are the plain steps; every other step goes through :meth:`enter`."""
         if move.steps == 0 or move.memory:
             return (), engine.grid.adjacency[move.hex]
         # One table per side and mix of classes: the movers matter only to the road
@@ -214,8 +219,8 @@ class Tactical(Kernel):
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
                     cost: float) -> Verdict:
-        """"Stacked units that move as a stack use the lowest movement allowance in the
-        stack": short of MP after the first step."""
+        """A stack moving together is short of MP when its slowest unit is ("Stacked units
+        that move as a stack use the lowest movement allowance in the stack")."""
         refused = self._beyond_allowance(engine, query, move, to, cost, move.memory,
                                          overrun=False)
         assert isinstance(refused, Verdict)
@@ -425,15 +430,18 @@ class Tactical(Kernel):
             return Verdict(False, self.cite(OVERRUN_BARRED), name,
                            "halftrack against an armoured unit: halftracks may not overrun "
                            "armoured units")
-        for kind in rules.barred_by_markers:
-            if sit.markers_in(to, kind):
-                return Verdict(False, self.cite(OVERRUN_BARRED), name,
-                               f"a {kind} in the target hex prevents all Overrun Attacks")
-        terrain = [t for t in sit.map.tags(to) if t not in rules.only_into_terrain]
-        if rules.only_into_terrain and terrain:
-            return Verdict(False, self.cite(OVERRUN), name,
+        barred_by = rules.barred_by_markers
+        if barred_by is not None:
+            kind = next((k for k in barred_by.markers if sit.markers_in(to, k)), None)
+            if kind is not None:
+                return Verdict(False, engine.cite(barred_by.cite) or self.cite(OVERRUN_BARRED),
+                               name, f"a {kind} in the target hex prevents all Overrun Attacks")
+        only = rules.only_into
+        terrain = [t for t in sit.map.tags(to) if only is not None and t not in only.terrain]
+        if only is not None and terrain:
+            return Verdict(False, engine.cite(only.cite) or self.cite(OVERRUN), name,
                            f"the target hex is {', '.join(terrain)}: overruns only against "
-                           f"units in {' or '.join(rules.only_into_terrain)} hexes")
+                           f"units in {' or '.join(only.terrain)} hexes")
         done = {str(h) for h in sit.state.get("overrun_this_phase", ())}
         if name in done or f"{_OVERRAN}{name}" in move.memory:
             return Verdict(False, self.cite(OVERRUN), name,
@@ -462,10 +470,11 @@ class Tactical(Kernel):
     def los(self, engine: Engine, a: Hex, b: Hex) -> Verdict:
         """Line of sight between the centres of two hexes, each unit at its hex's elevation.
 
-        "LOS is never obstructed between adjacent hexes." "LOS is blocked if ANY
-        portion of a traced-through hex side contains a solid color bar (green,
-        orange, brown). LOS is not blocked by a slope (brown) hex side connected
-        to a hilltop (orange) hex side." "LOS is always obstructed by combined
+        "LOS is never obstructed between adjacent hexes." "Always apply LOS rules in
+        favor of the defender. LOS is blocked if ANY portion of a traced-through hex
+        side contains a solid color bar (green, orange, brown). LOS is not blocked by
+        a slope (brown) hex side connected to a hilltop (orange) hex side." "LOS is
+        always obstructed by combined
         woods + town hexes." "Units are not obstacles"; wrecks, blocks and
         fortifications "do not obstruct LOS". "Units at a higher elevation may trace
         LOS over obstacles at a lower elevation"; "LOS is always obstructed by 2
@@ -482,10 +491,11 @@ class Tactical(Kernel):
         levels = (self.elevation(engine, a), self.elevation(engine, b))
         high = max(levels)
         for h in line.between + line.grazed:
-            for combo in rules.blocking_hexes:
-                if all(gmap.has(h, t) for t in combo):
-                    return Verdict(False, self.cite(LOS_ALWAYS), grid.id(h),
-                                   f"combined {' + '.join(combo)} hex {grid.id(h)} on the line")
+            for blocking in rules.blocking_hexes:
+                if all(gmap.has(h, t) for t in blocking.terrain):
+                    return Verdict(False, engine.cite(blocking.cite) or self.cite(LOS_ALWAYS),
+                                   grid.id(h), f"combined {' + '.join(blocking.terrain)} hex"
+                                   f" {grid.id(h)} on the line")
         for bar, spec in rules.bars.items():
             if spec.always_block is None:
                 continue
