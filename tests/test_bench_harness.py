@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -13,17 +12,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from pairs import interleaved  # noqa: E402
+from pairs import Pairs, interleaved  # noqa: E402
 from run import Row, format_table  # noqa: E402
 
 
 def test_a_paired_row_has_the_medians_and_the_range_of_its_ratios():
-    timed = interleaved(lambda: time.sleep(0.004), lambda: time.sleep(0.001), pairs=3)
-    row = Row.paired("sleep 4 ms", timed, "sleep 1 ms", goal="<= 5x")
-    assert row.seconds == pytest.approx(timed.median("task"))
-    assert 2.0 < row.ratio < 6.0
-    low, high = (float(v) for v in row.spread.split("x,")[0].split("-"))
-    assert low <= row.ratio <= high and row.spread.endswith("3 pairs")
+    # Timings as pairs.interleaved records them: (wall, CPU) of the task, then its baseline.
+    timed = Pairs(task=((4.0, 2.0), (5.0, 2.5), (6.0, 3.0)),
+                  baseline=((1.0, 1.0), (1.0, 1.0), (2.0, 1.0)))
+    row = Row.paired("task", timed, "baseline", goal="<= 5x")
+    assert (row.seconds, row.baseline_seconds, row.ratio) == (5.0, 1.0, 5.0)
+    assert row.spread == "3.00-5.00x, 3 pairs"
+    assert Row.paired("task", timed, "baseline", cpu=True).spread == "2.00-3.00x, 3 pairs"
+    # And the pairs are what interleaved() times, one task then one baseline each.
+    calls: list[str] = []
+    real = interleaved(lambda: calls.append("a"), lambda: calls.append("b"), pairs=2, warmup=1)
+    assert calls == ["a", "b"] * 3 and len(real.task) == len(real.baseline) == 2
     table = format_table("demo", [row, Row("plain", 2.0, "base", 1.0)]).splitlines()
     assert table[0].split() == ["bench", "task", "time", "baseline", "baseline", "time",
                                 "ratio", "spread", "goal"]
