@@ -10,8 +10,10 @@ cannot be done they skip, except under CI, where it is a failure.
 from __future__ import annotations
 
 import email
+import fcntl
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -33,14 +35,23 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path = Path(given)
         assert path.is_file(), f"BOCAGE_WHEEL={given} is not a file"
         return path
-    out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
-                            "--wheel-dir", str(out), str(ROOT)], capture_output=True, text=True,
-                           check=False)
+    # One build for every xdist worker, under a lock: two builds at once in one source tree
+    # (setuptools' build/ folder) break each other.
+    shared = tmp_path_factory.getbasetemp().parent
+    out = shared / "wheel-dist"
+    with (shared / "wheel.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not any(out.glob("bocage-*.whl")):
+            built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                                    "--wheel-dir", str(out), str(ROOT)], capture_output=True,
+                                   text=True, check=False)
+            if built.returncode != 0:
+                shutil.rmtree(out, ignore_errors=True)
+                last = (built.stderr.strip().splitlines() or ["no output"])[-1]
+                missing(f"a wheel (pip wheel could not build one here: {last}; set"
+                        " BOCAGE_WHEEL)")
     wheels = sorted(out.glob("bocage-*.whl"))
-    if built.returncode != 0 or len(wheels) != 1:
-        last = (built.stderr.strip().splitlines() or ["no output"])[-1]
-        missing(f"a wheel (pip wheel could not build one here: {last}; set BOCAGE_WHEEL)")
+    assert len(wheels) == 1, wheels
     return wheels[0]
 
 
