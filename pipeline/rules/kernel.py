@@ -41,6 +41,7 @@ from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import PhaseMover, UnitRule
 from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
 from pipeline.rules.errors import RulesError
+from pipeline.rules.explain import who
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
@@ -896,6 +897,4 @@ def _mp(x: float) -> str:
 
 def _whos(selectors: list[UnitRule]) -> str:
     """Who a list of selectors names, in words ("mechanized units of size division")."""
-    from pipeline.rules.explain import who  # the words live with the explanation
-
     return " or ".join(who(s) for s in selectors)
