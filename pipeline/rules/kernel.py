@@ -723,7 +723,10 @@ class Kernel(System):
         origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
         bare = kind.bare.get(origin)
         if bare is None:
-            bare = kind.bare[origin] = cast("dict[Hex, float | Verdict]", engine.memo.setdefault(
+            # The terrain's costs are the situation's, shared by its engines; a system's
+            # own pricing is kept per engine.
+            memo = engine.memo if kind.own_costs else engine.situation.terrain_memo
+            bare = kind.bare[origin] = cast("dict[Hex, float | Verdict]", memo.setdefault(
                 ("kernel_bare", unit_class, origin), {}))
         special_hexes = kind.special
         # The terrain's cost itself, unless a system prices steps its own way.

@@ -219,6 +219,13 @@ class Situation:
             raise DataError(None, "query", f"unknown unit '{unit_id}' (units: {known})") from None
 
     @cached_property
+    def terrain_memo(self) -> dict[tuple[object, ...], object]:
+        """What depends only on the map, the chart and the profile (what a step costs),
+        kept for every engine asking about this situation: worked out once per position,
+        not once per question."""
+        return {}
+
+    @cached_property
     def occupants(self) -> dict[Hex, tuple[Unit, ...]]:
         """Units on the map by hex."""
         found: dict[Hex, list[Unit]] = {}

@@ -78,7 +78,7 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
 
 
 class StepCosts:
-    """:func:`step_cost` for one engine, with what every step asks looked up once: the
+    """:func:`step_cost` for one situation, with what every step asks looked up once: the
     movement search's hot loop holds one and passes the hexside's features it has.
 
     >>> from pipeline.rules.cases import case_from_data
@@ -106,10 +106,13 @@ class StepCosts:
 
     @staticmethod
     def of(engine: Engine) -> StepCosts:
-        """The engine's step costs (one per engine)."""
-        known = engine.memo.get(("step_costs",))
+        """The step costs of the engine's situation: they depend only on its map, chart and
+        profile, so every engine asking about it shares them
+        (:attr:`~pipeline.rules.situation.Situation.terrain_memo`)."""
+        memo = engine.situation.terrain_memo
+        known = memo.get(("step_costs",))
         if known is None:
-            known = engine.memo[("step_costs",)] = StepCosts(engine)
+            known = memo[("step_costs",)] = StepCosts(engine)
         return known  # type: ignore[return-value]
 
     def cost(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
