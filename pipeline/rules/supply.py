@@ -349,7 +349,7 @@ def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
 
 
 def _supply_map(engine: Engine) -> _Map:
-    known = engine.memo.get(("supply_map",))
+    known = engine.situation.terrain_memo.get(("supply_map",))
     if known is None:
         length = engine.profile.supply.length
         gmap = engine.situation.map
@@ -366,7 +366,7 @@ def _supply_map(engine: Engine) -> _Map:
             hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
             if hits:
                 limited[h] = hits
-        known = engine.memo[("supply_map",)] = _Map(counts, limited)
+        known = engine.situation.terrain_memo[("supply_map",)] = _Map(counts, limited)
     assert isinstance(known, _Map)
     return known
 
@@ -467,7 +467,7 @@ Edges = dict[Hex, tuple[tuple[Hex, _Side], ...]]
 
 def _edges(engine: Engine) -> Edges:
     """Each hex's neighbours with the hexside between, filled in as the searches go."""
-    known = engine.memo.setdefault(("supply_edges",), {})
+    known = engine.situation.terrain_memo.setdefault(("supply_edges",), {})
     assert isinstance(known, dict)
     return known
 
@@ -483,20 +483,20 @@ def _neighbours(engine: Engine, edges: Edges, x: Hex) -> tuple[tuple[Hex, _Side]
 
 def _present(engine: Engine) -> frozenset[str]:
     """Every terrain and hexside feature the map uses."""
-    known = engine.memo.get(("supply_present",))
+    known = engine.situation.terrain_memo.get(("supply_present",))
     if known is None:
         gmap = engine.situation.map
         found = {f for feats in gmap.hexsides.values() for f in feats}
         found |= {t for h in engine.grid.adjacency for t in gmap.tags(h)}
-        known = engine.memo[("supply_present",)] = frozenset(found)
+        known = engine.situation.terrain_memo[("supply_present",)] = frozenset(found)
     return cast("frozenset[str]", known)
 
 
 def _featured(engine: Engine) -> frozenset[Hex]:
     """The hexes with at least one hexside that has a feature."""
-    known = engine.memo.get(("supply_featured",))
+    known = engine.situation.terrain_memo.get(("supply_featured",))
     if known is None:
-        known = engine.memo[("supply_featured",)] = frozenset(
+        known = engine.situation.terrain_memo[("supply_featured",)] = frozenset(
             h for side in engine.situation.map.hexsides for h in (side.a, side.b))
     assert isinstance(known, frozenset)
     return known
@@ -504,12 +504,12 @@ def _featured(engine: Engine) -> frozenset[Hex]:
 
 def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
     """Every hexside with a feature, both ways round, as tracing sees it."""
-    known = engine.memo.get(("supply_sides",))
+    known = engine.situation.terrain_memo.get(("supply_sides",))
     if known is None:
         found: dict[tuple[Hex, Hex], _Side] = {}
         for side in engine.situation.map.hexsides:
             found[(side.a, side.b)] = found[(side.b, side.a)] = _side_of(engine, side.a, side.b)
-        known = engine.memo[("supply_sides",)] = found
+        known = engine.situation.terrain_memo[("supply_sides",)] = found
     assert isinstance(known, dict)
     return known
 
