@@ -9,19 +9,33 @@ stretches wall times by waiting), with the range of the pair-by-pair ratios, the
 clock's median and range beside them, and each goal said met or not on both. The June '44
 and tactical systems read the same position too (their unit classes and feature names).
 
-``BENCH_RULES_PAIRS`` changes the number of pairs (default 21).
+Each timed call builds a fresh engine on the same position, which keeps the terrain costs
+of its map for every engine (``Situation.terrain_memo``: what a step or a line costs
+depends only on the map, chart and profile), as a position held by the studio or a game
+is asked many questions; the "new position" rows time a copy of the position each call,
+which works the terrain costs out again (a command answering one question).
+
+The scaling rows time the reachable set and supply on maps of 500, 2,000, 8,000 and
+32,000 hexes, as dense in units, roads and rivers as the bench map, and print how the time
+grows with the map (the exponent k of time ~ hexes**k; 0 is independent of map size).
+
+``BENCH_RULES_PAIRS`` changes the number of pairs (default 21),
+``BENCH_RULES_SCALE_ROUNDS`` the rounds of the scaling rows (default 9).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 import os
 import random
 import statistics
+import time
 from collections import deque
 from collections.abc import Callable
 
-from pipeline.hexgrid import Hex
+from pipeline.hexgrid import Hex, HexGrid, Numbering, Orientation
 from pipeline.rules import Engine
 from pipeline.rules.cases import case_grid
 from pipeline.rules.registry import reference_profile
@@ -37,21 +51,29 @@ except ImportError:  # pragma: no cover - imported as bench.bench_rules
 COLS, ROWS, UNITS, SEED = 40, 50, 300, 7
 PAIRS = int(os.environ.get("BENCH_RULES_PAIRS", "21"))
 # The issue's targets, in seconds: (task, system label) -> target.
-TARGETS = {("reachable", "F&M"): 2e-3, ("supply", "F&M"): 10e-3, ("supply", "Cobra"): 20e-3}
+TARGETS = {("reachable", "F&M"): 2e-3, ("supply", "F&M"): 10e-3, ("supply", "Cobra"): 20e-3,
+           ("reachable_new", "F&M"): 2e-3, ("supply_new", "F&M"): 10e-3,
+           ("supply_new", "Cobra"): 20e-3}
 
 
-def situation(seed: int = SEED) -> Situation:
-    """A Fire & Movement position: mixed terrain, roads, rivers, 300 units, beachheads."""
+def situation(seed: int = SEED, cols: int = COLS, rows: int = ROWS) -> Situation:
+    """A Fire & Movement position: mixed terrain, roads, rivers, beachheads and units, as
+    dense on any size of map as 300 units, 40 road runs and 150 river hexsides on the
+    2,000 hexes of the bench map."""
     rng = random.Random(seed)
-    grid = case_grid(COLS, ROWS)
+    # The cases' grid; numbered with three digits where two do not fit.
+    grid = case_grid(cols, rows) if max(cols, rows) < 100 else HexGrid(
+        Orientation.FLAT, Numbering(stagger="even-down", col_digits=3, row_digits=3),
+        cols=cols, rows=rows)
+    per = cols * rows / (COLS * ROWS)
     hexes = grid.hexes()
     kinds = ["clear"] * 12 + ["woods"] * 4 + ["rough"] * 2 + ["marsh", "city"]
     terrain = {h: (rng.choice(kinds),) for h in hexes}
-    beaches = [grid.from_offset(c, 0) for c in range(5, COLS - 5, 6)]
+    beaches = [grid.from_offset(c, 0) for c in range(5, cols - 5, 6)]
     for b in beaches:
         terrain[b] = ("beach",)
     sides = {}
-    for _ in range(40):  # road runs
+    for _ in range(round(40 * per)):  # road runs
         h = rng.choice(hexes)
         d = rng.randrange(6)
         for _ in range(rng.randrange(3, 12)):
@@ -60,7 +82,7 @@ def situation(seed: int = SEED) -> Situation:
                 break
             sides[grid.hexside(h, n)] = frozenset({"road"})
             h, d = n, (d + rng.choice((-1, 0, 0, 1))) % 6
-    for _ in range(150):  # river hexsides
+    for _ in range(round(150 * per)):  # river hexsides
         h = rng.choice(hexes)
         n = grid.neighbour(h, rng.randrange(6))
         if grid.contains(n):
@@ -68,8 +90,8 @@ def situation(seed: int = SEED) -> Situation:
     free = [h for h in hexes if h not in beaches]
     rng.shuffle(free)
     units = []
-    for i, h in enumerate(free[:UNITS]):
-        side = "allied" if grid.offset(h)[1] < ROWS // 2 else "german"
+    for i, h in enumerate(free[:round(UNITS * per)]):
+        side = "allied" if grid.offset(h)[1] < rows // 2 else "german"
         mobile = i % 3 == 0
         units.append(Unit(f"u{i}", side, h, "mobile" if mobile else "leg",
                           12.0 if mobile else 4.0, 2))
@@ -116,8 +138,8 @@ def as_system(sit: Situation, system: str) -> Situation:
     # German units trace to the south edge (001 §7.2) or to roads leaving it (003 §10.4).
     grid = sit.map.grid
     markers = [Marker("beach", m.hex, {"controlled_by": "allied"}) for m in sit.markers]
-    markers += [Marker("supply_source", grid.from_offset(c, ROWS - 1), {"side": "german"})
-                for c in range(3, COLS, 6)]
+    markers += [Marker("supply_source", grid.from_offset(c, grid.rows - 1), {"side": "german"})
+                for c in range(3, grid.cols, 6)]
     gmap = dataclasses.replace(sit.map, hexsides=sides,
                                edges={"south": "german_supply", "east": "german_supply"})
     state = {**sit.state, "turn": 5, "phase": "initial_movement"} if system == "cobra" \
@@ -138,13 +160,24 @@ def bfs(adjacency: dict[Hex, tuple[Hex, ...]], start: Hex) -> int:
 
 
 def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
-          supply: bool = True) -> list[Row]:
+          supply: bool = True, new_position: bool = False) -> list[Row]:
     movers = [u for u in sit.units if u.ma == 12.0 and u.side == "allied"][:10]
 
     def reach_all() -> None:
-        engine = Engine(sit)  # a fresh engine: ZOC and caches are part of the cost
+        # A fresh engine on the held position: its ZOC and tables are part of the cost, the
+        # terrain costs the position keeps for every engine (Situation.terrain_memo) not.
+        engine = Engine(sit)
         for u in movers:
             engine.reachable(u.id)
+
+    def reach_new() -> None:
+        # A new position (a copy of the situation): the terrain costs worked out again.
+        engine = Engine(dataclasses.replace(sit))
+        for u in movers:
+            engine.reachable(u.id)
+
+    def supply_new() -> None:
+        Engine(dataclasses.replace(sit)).supply()
 
     def supply_all() -> None:
         Engine(sit).supply()
@@ -161,6 +194,12 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
     rows = [_row("reachable", "reachable, 12-MP unit", label, reach_all, bfs_all, len(movers))]
     if supply:
         rows.append(_row("supply", "supply, 300 units", label, supply_all, bfs_one, 1))
+    if new_position:
+        rows.append(_row("reachable_new", "reachable, 12-MP unit, a new position", label,
+                         reach_new, bfs_all, len(movers)))
+        if supply:
+            rows.append(_row("supply_new", "supply, 300 units, a new position", label,
+                             supply_new, bfs_one, 1))
     return rows
 
 
@@ -190,16 +229,85 @@ def _range(times: list[float]) -> str:
     return f"{min(times) * 1e3:.2f}-{max(times) * 1e3:.2f} ms"
 
 
+# The scaling rows: maps of these sizes (columns, rows), as dense in units and roads.
+SIZES = ((20, 25), (40, 50), (80, 100), (160, 200))
+SCALE_ROUNDS = int(os.environ.get("BENCH_RULES_SCALE_ROUNDS", "9"))
+
+
+def growth_exponent(sizes: list[int], times: list[float]) -> float:
+    """The slope k of log(time) against log(size), least squares: time grows as size**k.
+
+    >>> round(growth_exponent([1, 2, 4], [1.0, 2.0, 4.0]), 6)
+    1.0
+    """
+    xs = [math.log(n) for n in sizes]
+    ys = [math.log(t) for t in times]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+            / sum((x - mx) ** 2 for x in xs))
+
+
+def scaling_rows(rounds: int = SCALE_ROUNDS) -> list[Row]:
+    """The reachable set (ten 12-MP units, a fresh engine for each) and supply (every unit) on the
+    F&M and Cobra positions at 500, 2,000, 8,000 and 32,000 hexes: the sizes timed in
+    turn, round after round (so every size sees the same machine), CPU medians, and the
+    growth exponent of each. Each size is its own baseline's unit: the 2,000-hex map."""
+    sits = {(label, n): sit for n in SIZES
+            for label, sit in _systems(situation(SEED, *n)).items()}
+    tasks: dict[tuple[str, str, tuple[int, int]], Callable[[], None]] = {}
+    for (label, n), sit in sits.items():
+        movers = [u.id for u in sit.units if u.ma == 12.0 and u.side == "allied"][:10]
+        tasks["reachable", label, n] = functools.partial(_reach_all, sit, movers)
+        tasks["supply", label, n] = functools.partial(_supply_all, sit)
+    cpu: dict[tuple[str, str, tuple[int, int]], list[float]] = {k: [] for k in tasks}
+    for fn in tasks.values():
+        fn()  # warm-up
+    for _ in range(rounds):
+        for key, fn in tasks.items():
+            start = time.process_time()
+            fn()
+            cpu[key].append(time.process_time() - start)
+    rows = []
+    for kind, label in (("reachable", "F&M"), ("supply", "F&M"), ("supply", "Cobra")):
+        per = 10 if kind == "reachable" else 1
+        times = [statistics.median(cpu[kind, label, n]) / per for n in SIZES]
+        hexes = [c * r for c, r in SIZES]
+        k = growth_exponent(hexes, times)
+        base = times[SIZES.index((COLS, ROWS))]
+        what = "reachable, 12-MP unit" if kind == "reachable" else "supply, every unit"
+        rows.append(Row(
+            f"{what}, {label}, by map size: "
+            + ", ".join(f"{h:,} hexes {t * 1e3:.2f} ms" for h, t in zip(hexes, times,
+                                                                        strict=True))
+            + f" (CPU medians, {rounds} rounds)", times[-1], "the same on 2,000 hexes", base,
+            f"grows as hexes**{k:.2f}", "independent of map size" if kind == "reachable"
+            else ""))
+    return rows
+
+
+def _reach_all(sit: Situation, movers: list[str]) -> None:
+    for u in movers:  # a fresh engine for each question, as the command line asks
+        Engine(sit).reachable(u)
+
+
+def _supply_all(sit: Situation) -> None:
+    Engine(sit).supply()
+
+
+def _systems(sit: Situation) -> dict[str, Situation]:
+    return {"F&M": sit, "Cobra": as_system(sit, "cobra")}
+
+
 def main() -> list[Row]:
     sit = situation()
     grid = sit.map.grid
     adjacency = {h: tuple(grid.neighbours(h)) for h in grid.hexes()}
-    rows = _rows(sit, "F&M", adjacency)
+    rows = _rows(sit, "F&M", adjacency, new_position=True)
     for system, label in (("june44", "June '44"), ("cobra", "Cobra")):
-        rows += _rows(as_system(sit, system), label, adjacency)
+        rows += _rows(as_system(sit, system), label, adjacency, new_position=label == "Cobra")
     # 002 has no supply rules: its movement only.
     rows += _rows(as_system(sit, "tactical"), "tactical", adjacency, supply=False)
-    return rows
+    return rows + scaling_rows()
 
 
 if __name__ == "__main__":
