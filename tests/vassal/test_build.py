@@ -257,3 +257,31 @@ def test_a_face_already_at_the_piece_size_is_kept_and_a_shared_face_scaled_once(
     Image.new("RGB", (47, 47), (1, 2, 3)).save(kept)
     _, archive = read(build(game, tmp_path / "b.vmod", jobs=1))
     assert archive.read(f"images/{kept.name}") == kept.read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("piece_size", [None, 0])
+def test_a_broken_or_foreign_face_is_refused_naming_its_file(game_factory, tmp_path, jobs,
+                                                             piece_size):
+    # Faces are decoded whole in the pool that sizes the pieces (or checks them, with
+    # piece_size 0): a truncated PNG or a JPEG named .png still stops the build with one
+    # line naming the file, on one worker or several, and writes no module.
+    game = game_factory()
+    counters = game.parent.parent / "counters" / "demo"
+    faces = sorted(counters.glob("*-front.png"))
+    # Enough faces for the pool (map_in_processes works fewer than 64 here).
+    assert len(list(counters.glob("*.png"))) >= 64
+    truncated, foreign = faces[3], faces[30]
+    truncated.write_bytes(truncated.read_bytes()[:-40])
+    Image.new("RGB", (50, 50), (9, 9, 9)).save(foreign, format="JPEG")
+    out = tmp_path / "x.vmod"
+    with pytest.raises(ImageError) as info:
+        build(game, out, jobs=jobs, piece_size=piece_size)
+    message = str(info.value)
+    assert "\n" not in message and truncated.name in message
+    assert not out.exists()
+    truncated.write_bytes(faces[4].read_bytes())
+    with pytest.raises(ImageError) as info:
+        build(game, out, jobs=jobs, piece_size=piece_size)
+    assert foreign.name in str(info.value) and "must be PNG, this is JPEG" in str(info.value)
+    assert not out.exists()
