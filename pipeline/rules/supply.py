@@ -348,27 +348,36 @@ def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
     return known
 
 
+def _position_kept[T](engine: Engine, key: str, make: Callable[[Engine], T]) -> T:
+    """``make(engine)``, worked out once per position and shared by its engines (what
+    depends only on the map, the chart and the profile)."""
+    memo = engine.situation.terrain_memo
+    if (key,) not in memo:
+        memo[(key,)] = make(engine)
+    return cast("T", memo[(key,)])
+
+
 def _supply_map(engine: Engine) -> _Map:
-    known = engine.situation.terrain_memo.get(("supply_map",))
-    if known is None:
-        length = engine.profile.supply.length
-        gmap = engine.situation.map
-        counts: dict[Hex, tuple[float, int | None]] = {}
-        limited: dict[Hex, tuple[int, ...]] = {}
-        for h in engine.grid.adjacency:
-            tags = gmap.tags(h)
-            counts[h] = (length.default, None)
-            for i, entry in enumerate(length.hex_counts):
-                if ((entry.terrain is not None and entry.terrain in tags)
-                        or (entry.feature is not None and gmap.is_feature_hex(h, entry.feature))):
-                    counts[h] = (entry.counts, i)
-                    break
-            hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
-            if hits:
-                limited[h] = hits
-        known = engine.situation.terrain_memo[("supply_map",)] = _Map(counts, limited)
-    assert isinstance(known, _Map)
-    return known
+    return _position_kept(engine, "supply_map", _make_supply_map)
+
+
+def _make_supply_map(engine: Engine) -> _Map:
+    length = engine.profile.supply.length
+    gmap = engine.situation.map
+    counts: dict[Hex, tuple[float, int | None]] = {}
+    limited: dict[Hex, tuple[int, ...]] = {}
+    for h in engine.grid.adjacency:
+        tags = gmap.tags(h)
+        counts[h] = (length.default, None)
+        for i, entry in enumerate(length.hex_counts):
+            if ((entry.terrain is not None and entry.terrain in tags)
+                    or (entry.feature is not None and gmap.is_feature_hex(h, entry.feature))):
+                counts[h] = (entry.counts, i)
+                break
+        hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
+        if hits:
+            limited[h] = hits
+    return _Map(counts, limited)
 
 
 def _side_of(engine: Engine, a: Hex, b: Hex) -> _Side:
@@ -483,35 +492,27 @@ def _neighbours(engine: Engine, edges: Edges, x: Hex) -> tuple[tuple[Hex, _Side]
 
 def _present(engine: Engine) -> frozenset[str]:
     """Every terrain and hexside feature the map uses."""
-    known = engine.situation.terrain_memo.get(("supply_present",))
-    if known is None:
+    def make(engine: Engine) -> frozenset[str]:
         gmap = engine.situation.map
         found = {f for feats in gmap.hexsides.values() for f in feats}
-        found |= {t for h in engine.grid.adjacency for t in gmap.tags(h)}
-        known = engine.situation.terrain_memo[("supply_present",)] = frozenset(found)
-    return cast("frozenset[str]", known)
+        return frozenset(found | {t for h in engine.grid.adjacency for t in gmap.tags(h)})
+    return _position_kept(engine, "supply_present", make)
 
 
 def _featured(engine: Engine) -> frozenset[Hex]:
     """The hexes with at least one hexside that has a feature."""
-    known = engine.situation.terrain_memo.get(("supply_featured",))
-    if known is None:
-        known = engine.situation.terrain_memo[("supply_featured",)] = frozenset(
-            h for side in engine.situation.map.hexsides for h in (side.a, side.b))
-    assert isinstance(known, frozenset)
-    return known
+    return _position_kept(engine, "supply_featured", lambda e: frozenset(
+        h for side in e.situation.map.hexsides for h in (side.a, side.b)))
 
 
 def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
     """Every hexside with a feature, both ways round, as tracing sees it."""
-    known = engine.situation.terrain_memo.get(("supply_sides",))
-    if known is None:
+    def make(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
         found: dict[tuple[Hex, Hex], _Side] = {}
         for side in engine.situation.map.hexsides:
             found[(side.a, side.b)] = found[(side.b, side.a)] = _side_of(engine, side.a, side.b)
-        known = engine.situation.terrain_memo[("supply_sides",)] = found
-    assert isinstance(known, dict)
-    return known
+        return found
+    return _position_kept(engine, "supply_sides", make)
 
 
 def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],

@@ -259,7 +259,7 @@ class _Counter:
     width: int
     height: int
     # The file each image was read from, for messages (the images' order).
-    paths: tuple[str, ...] = ()
+    paths: tuple[str, ...]
 
 
 def _counter(directory: Path, item_id: str) -> _Counter | None:
@@ -327,8 +327,7 @@ def _sized_all(counters: Sequence[_Counter], side: int,
     # Identical faces (a marker's two sides, copies of one picture) are scaled once.
     unique: dict[bytes, tuple[bytes, str]] = {}
     for counter in counters:
-        for (_, data), path in zip(counter.images, counter.paths or (
-                name for name, _ in counter.images), strict=True):
+        for (_, data), path in zip(counter.images, counter.paths, strict=True):
             unique.setdefault(hashlib.sha256(data).digest(), (data, path))
     keys = list(unique)
     scaled = dict(zip(keys, map_in_processes(
