@@ -39,6 +39,7 @@ from pipeline.digitize.patches import (
     reduce,
 )
 from pipeline.digitize.shares import area_shares, cell_descriptors
+from pipeline.digitize.unlined import paint_out_lines
 from pipeline.digitize.vote import Votes, paper_samples, vote_terrain
 from pipeline.errors import DataError, did_you_mean
 from pipeline.hexgrid import Hex
@@ -136,7 +137,10 @@ class Classification:
     def suggest(self, count: int, exclude: Sequence[Hex] = ()) -> list[Hex]:
         """The ``count`` hexes whose label would help the reading most (:func:`suggest`)."""
         index = {h: i for i, h in enumerate(self.hexes)}
-        picked = suggest(self.reading, count, [index[h] for h in exclude if h in index])
+        whole = np.array([max(self.terrain[h].fractions.values(), default=1.0)
+                          for h in self.hexes])
+        picked = suggest(self.reading, count, [index[h] for h in exclude if h in index],
+                         whole)
         return [self.hexes[i] for i in picked]
 
 
@@ -169,7 +173,12 @@ class TerrainReader:
         self.hexes = fit.grid.hexes()
         self.frame = HexFrame(fit.grid.orientation)
         self.reduced = reduce(image, image_scale(fit, self.frame.size))
-        self.patches = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
+        # The hexes as printed, for the area each terrain covers (a road's strip is the
+        # ground it is drawn over there), and with the roads and railways painted out,
+        # for what the learner sees: a line across a hex is not its terrain.
+        self.plain = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
+        self.patches = paint_out_lines(self.plain, self.frame, _stroke_colours(legend),
+                                       (legend.ink, (20, 20, 20)))
         lab = lab_patches(self.patches)
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
         self.descriptors = describe(lab, self.frame, frame_mask)
@@ -204,7 +213,8 @@ class TerrainReader:
         descriptors = describe(lab, self.frame, self.mask)
         reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
                                 **self.lines, learner=self.learner)
-        shares = area_shares(*cell_descriptors(lab, self.frame, self.mask), reading)
+        plain = lab_patches(_divide(self.plain, gains))
+        shares = area_shares(*cell_descriptors(plain, self.frame, self.mask), reading)
         if votes is not None and not self.legend.unsampled():
             shares = _with_printed_shares(shares, votes.share, self.legend)
         if light is None:
@@ -318,6 +328,15 @@ def _line_colours(legend: Legend, kind: str) -> tuple[RGB, ...]:
     for feature in legend.features.values():
         if feature.kind == kind and feature.shape == "line":
             out += list(feature.colours)
+    return tuple(dict.fromkeys(out))
+
+
+def _stroke_colours(legend: Legend) -> tuple[RGB, ...]:
+    """The colours of the legend's lines across hexes (roads, railways), casings included."""
+    out: list[RGB] = []
+    for feature in legend.features.values():
+        if feature.kind == "across" and feature.shape == "line":
+            out += list(feature.colours) + list(feature.casing)
     return tuple(dict.fromkeys(out))
 
 

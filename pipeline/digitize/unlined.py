@@ -1,0 +1,145 @@
+"""Hex patches with the roads and railways painted out, so a hex reads as its ground.
+
+A road or railway crossing a hex says nothing about the hex's terrain, yet it can hold a
+large share of a small hex's pixels: a pale road cased in black across a halftone hills
+hex pulls its colour statistics toward the paper and its ink density toward woods. A
+person reading terrain looks past the line; :func:`paint_out_lines` does the same: the
+long thin strokes of the legend's across-hex line colours (a road's fill and casing, a
+railway's) are found in each patch and filled from the pixels around them
+(``cv2.inpaint``, Telea's method).
+
+A stroke is a connected run of pixels nearer the line's colour than the hex's own median
+colour, long (spanning a good part of the hex), thin (little area for its span) and drawn
+through the hex (from near its centre out toward a hexside), as roads are drawn. A hex
+filled with a colour like the road's has that colour as its median, so nothing in it is
+taken for a road; a town's block or a forest icon is short or thick, so it stays.
+
+Not found: a road printed as a row of short dashes (each dash is a short mark) or one that
+bends well away from the hex's centre. Such roads are thin and cover little; the learner
+reads past them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from pipeline.digitize.patches import HexFrame, lab_patches
+
+__all__ = ["paint_out_lines", "stroke_mask"]
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+BoolMap = NDArray[np.bool_]
+RGB = tuple[int, int, int]
+
+_INNER = 0.85  # the hex's inner part: its outline band is furniture already
+_NEAR = 40.0  # Lab distance: at most this far from the line's colour
+_MIN_SPAN = 0.45  # of the patch size: shorter runs are marks, not lines
+_MAX_WIDTH = 0.16  # of the patch size: area / span above this is a region, not a line
+_INPAINT_RADIUS = 3
+_OWN_INK = 20.0  # Lab distance: an ink this near the line's colour is the line's own
+_THROUGH = 0.35  # a road or railway runs to the hex's centre: some pixel this near it
+_REACH = 0.75  # and out toward a hexside: some pixel this far out
+
+
+def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
+                ink: Sequence[RGB] = ()) -> BoolMap:
+    """Patch pixels on long thin strokes of any of ``colours`` (shape ``(n, size, size)``).
+
+    A stroke's pixels are nearer its colour than the hex's median and than the ``ink``
+    (the grid's and the icons' black): the dark edge of a mountain icon is not a brown
+    road. An ink colour close to the line's own (a black road) does not compete.
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 32)
+    >>> patch = np.full((1, 32, 32, 3), (120, 160, 90), np.uint8)  # a green hex
+    >>> patch[0, 15:18, 3:29] = (240, 235, 210)  # a pale road across it
+    >>> mask = stroke_mask(patch, frame, [(239, 232, 209)])
+    >>> int(mask[0, 16].sum()) >= 20, bool(mask[0, 5].any())
+    (True, False)
+    """
+    n, size = len(patches), frame.size
+    out = np.zeros((n, size, size), bool)
+    if n == 0 or not colours:
+        return out
+    lab = lab_patches(patches)
+    inner = frame.within(_INNER)
+    median = np.median(lab[:, inner], axis=1)  # (n, 3)
+    from_hex = np.linalg.norm(lab - median[:, None, None, :], axis=-1)
+    line_lab = lab_patches(np.array([colours], np.uint8))[0]  # (k, 3)
+    ink_lab = lab_patches(np.array([ink], np.uint8))[0] if ink else np.zeros((0, 3), np.float32)
+    for colour in line_lab:
+        from_line = np.linalg.norm(lab - colour, axis=-1)
+        near = (from_line < from_hex) & (from_line < _NEAR) & inner
+        for other in ink_lab:
+            if np.linalg.norm(other - colour) > _OWN_INK:
+                near &= from_line < np.linalg.norm(lab - other, axis=-1)
+        for i in np.nonzero(near.sum(axis=(1, 2)) >= _MIN_SPAN * size)[0]:
+            out[i] |= _long_thin(near[i], frame)
+    return out
+
+
+def paint_out_lines(patches: U8, frame: HexFrame, colours: Sequence[RGB],
+                    ink: Sequence[RGB] = ()) -> U8:
+    """``patches`` with the long thin strokes of ``colours`` filled from around them.
+
+    ``ink`` is as for :func:`stroke_mask`.
+
+    Patches without such a stroke are returned as they are (the same pixels); the input
+    is not changed.
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 32)
+    >>> patch = np.full((1, 32, 32, 3), (120, 160, 90), np.uint8)
+    >>> patch[0, 15:18, 3:29] = (240, 235, 210)
+    >>> clean = paint_out_lines(patch, frame, [(239, 232, 209)])
+    >>> gap = np.abs(clean[0, 16, 16].astype(int) - (120, 160, 90))
+    >>> int(gap.max()) <= 3  # the road's place now holds (nearly) the green
+    True
+    """
+    mask = stroke_mask(patches, frame, colours, ink)
+    out = patches.copy()
+    grow = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    for i in np.nonzero(mask.any(axis=(1, 2)))[0]:
+        # One pixel more each side: the stroke's anti-aliased edge is neither line nor
+        # ground and would otherwise be spread into the hole.
+        hole = cv2.dilate(mask[i].astype(np.uint8), grow)
+        out[i] = cv2.inpaint(np.ascontiguousarray(patches[i]), hole, _INPAINT_RADIUS,
+                             cv2.INPAINT_TELEA)
+    return out
+
+
+def _long_thin(near: BoolMap, frame: HexFrame) -> BoolMap:
+    """The connected runs of ``near`` shaped like a line drawn through the hex.
+
+    Long and thin, and running from near the centre out toward a hexside, the way a road
+    or railway is drawn from hex to hex: a contour line or a coast is long and thin too,
+    but seldom passes through the centre.
+    """
+    size = frame.size
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near.astype(np.uint8),
+                                                               connectivity=8)
+    if count <= 1:
+        return np.zeros(near.shape, bool)
+    index = np.asarray(labels, np.int64).ravel()
+    norm = frame.norm.ravel()
+    closest = np.full(count, np.inf)
+    farthest = np.zeros(count)
+    np.minimum.at(closest, index, norm)
+    np.maximum.at(farthest, index, norm)
+    w, h = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    span = np.hypot(w, h).astype(np.float64)
+    area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    keep = ((span >= _MIN_SPAN * size) & (area <= _MAX_WIDTH * size * span)
+            & (closest <= _THROUGH) & (farthest >= _REACH))
+    keep[0] = False  # the background
+    out: BoolMap = keep[labels]
+    return out
