@@ -227,14 +227,17 @@ def _surest(probability: F64, learner: Learner, exclude: I64) -> I64:
     return out
 
 
-def suggest(reading: Reading, count: int, exclude: Sequence[int] = ()) -> list[int]:
+def suggest(reading: Reading, count: int, exclude: Sequence[int] = (),
+            whole: F64 | None = None) -> list[int]:
     """The hexes whose label would most improve the reading, best first.
 
     A hex is worth asking about when the reading is unsure of it (a small margin between
     its two likeliest terrains) and when many hexes look like it (its label then settles
     them too: density over its nearest neighbours in descriptor space); each pick makes
     the hexes that look like it worth less, so the list covers different doubts rather
-    than ten of one kind.
+    than ten of one kind. ``whole`` (each hex's share of its main terrain, where known)
+    favours hexes of one terrain: a hex half woods, half clear is doubtful too, but its
+    label teaches the learner a mixed picture.
 
     Examples
     --------
@@ -264,6 +267,8 @@ def suggest(reading: Reading, count: int, exclude: Sequence[int] = ()) -> list[i
     scale = float(np.median(near)) or 1.0
     density = np.exp(-near / scale).mean(axis=1)
     score = doubt[candidates] * density
+    if whole is not None:
+        score = score * np.asarray(whole, np.float64)[candidates] ** 2
     between = d2[:, candidates]
     keep = np.ones(len(candidates))
     picked: list[int] = []

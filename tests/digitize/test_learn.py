@@ -22,9 +22,10 @@ from pipeline.model import MapData
 from tests.needs import missing
 
 FOREIGN = foreign_folder()
-# The goal is 98% on every map; this floor is what holds today whatever the learner's seed
-# (0 to 2; the README has the figures per map). A drop below it is a regression.
-FLOOR = 0.955
+# The goal is 98% on every map, met with the truth's grid whatever the learner's seed (0 to
+# 2: 98.1% at worst, the README has the figures per map); this floor leaves half a point
+# for the learner's chance. A drop below it is a regression.
+FLOOR = 0.975
 
 
 def _need_bench() -> Path:
@@ -150,3 +151,25 @@ def test_patches_of_a_map_of_many_hexes():
     centres = fit.centres()
     light = patches[:, 16, 16, 0] > 100
     assert np.array_equal(light, centres[:, 0] > 400)
+
+
+def test_suggestions_prefer_whole_hexes_to_mixed_ones():
+    """Of two hexes as doubtful, the one of a single terrain is asked first: labelling a
+    half-woods, half-clear hex teaches the learner a mixed picture."""
+    from pipeline.digitize.learn import Reading, suggest
+
+    p = np.array([[0.52, 0.48], [0.55, 0.45], [0.99, 0.01], [0.98, 0.02]])
+    x = np.array([[0.0], [0.2], [5.0], [5.1]])
+    reading = Reading(("woods", "clear"), p, x)
+    assert suggest(reading, 1) == [0]  # the most doubtful
+    assert suggest(reading, 1, whole=np.array([0.5, 1.0, 1.0, 1.0])) == [1]
+
+
+def test_suggested_hexes_on_the_bench_are_mostly_of_one_terrain():
+    for name in ("halftone", "dense"):
+        result, truth, _ = _read(name)
+        grid = result.fit.grid
+        shares = [truth["hexes"][grid.id(h)].get("main_area_fraction", 1.0)
+                  for h in result.suggestions]
+        # Measured: a median share of 0.92 on both; 0.82 when mixed hexes are not held back.
+        assert float(np.median(shares)) >= 0.88, (name, shares)
