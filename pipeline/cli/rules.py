@@ -6,7 +6,7 @@ import dataclasses
 import io
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,13 @@ from typing import Any
 import click
 from PIL import Image
 
-from pipeline.cli.options import HELP, OneLineErrorsGroup, emit_json, json_option
+from pipeline.cli.options import (
+    HELP,
+    OneLineErrorsGroup,
+    emit_json,
+    json_option,
+    quiet_option,
+)
 from pipeline.cli.paths import InputPath, OutputPath
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
@@ -77,11 +83,12 @@ def _position_file(game: GameFolder, position: Path | None, vsav: Path | None,
             raise DataError(f"{vsav} (read as a position)", exc.path, exc.message) from None
 
 
-def _save_picture(path: Path, picture: Image.Image) -> None:
+def _save_picture(path: Path, picture: Image.Image, quiet: bool) -> None:
     out = io.BytesIO()
     picture.save(out, format="PNG", optimize=True)
     write_bytes_atomic(path, out.getvalue())
-    click.echo(f"picture: {path}", err=True)
+    if not quiet:
+        click.echo(f"picture: {path}", err=True)
 
 
 @click.group(cls=OneLineErrorsGroup, context_settings=HELP)
@@ -90,7 +97,9 @@ def rules() -> None:
 
     GAME is a game folder (map.json and rules.json, with units.csv there or in
     counters/<game>/). Every answer names the rule that decided it, citing the
-    rulebook and section. Exit codes: 0 yes / all passed, 1 no / findings, 2 bad input.
+    rulebook and section. Exit codes: 0 yes / all passed, 1 no / findings, 2 bad input;
+    with --quiet a command prints nothing (but a failing case's lines) and the exit code
+    answers.
     """
 
 
@@ -117,6 +126,15 @@ def _engine(game: GameFolder, position: Path | None, phase: str | None = None,
     return engine
 
 
+def _speaker(quiet: bool) -> Callable[[str], None]:
+    """What a command prints its answer with: nothing under --quiet, where the exit code
+    answers (0 yes, 1 no)."""
+    def silent(text: str) -> None:
+        del text
+
+    return silent if quiet else click.echo
+
+
 def _cite(rule: str | None) -> str:
     return f" ({rule})" if rule else ""
 
@@ -135,8 +153,9 @@ def _hex(engine: Engine, text: str, what: str) -> Hex:
 @click.option("--phase", help="Ask as if in this phase (e.g. movement, mobile_movement).")
 @PICTURE
 @json_option
+@quiet_option
 def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None, unit_id: str,
-          phase: str | None, picture: Path | None, as_json: bool) -> None:
+          phase: str | None, picture: Path | None, as_json: bool, quiet: bool) -> None:
     """Where can this unit go? Reachable hexes, minimum MP, one cheapest path each.
 
     With --picture, the reachable hexes are tinted over the map from light (cheap) to
@@ -155,14 +174,15 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
         raise DataError(str(vsav), exc.path, exc.message) from None
     if picture is not None:
         _save_picture(picture, moves_picture(folder.map_data(), engine.situation, reach,
-                                             unit_id))
+                                             unit_id), quiet)
     if as_json:
         emit_json(reach.to_dict(engine.name))
         return
-    click.echo(f"{unit_id} from {engine.name(reach.start)}: {len(reach.costs)} hexes")
+    say = _speaker(quiet)
+    say(f"{unit_id} from {engine.name(reach.start)}: {len(reach.costs)} hexes")
     for h, cost in sorted(reach.costs.items(), key=lambda kv: (str(kv[1]), engine.name(kv[0]))):
         path = " ".join(engine.name(x) for x in reach.paths[h])
-        click.echo(f"  {engine.name(h)}  {cost!s:>7}  {path}")
+        say(f"  {engine.name(h)}  {cost!s:>7}  {path}")
 
 
 @rules.command("check-move")
@@ -176,8 +196,9 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
               help="Check the path as an overrun: each enemy hex it enters is overrun as"
                    " the game's rules.json 'overrun' says, and the overrun taken as won.")
 @json_option
+@quiet_option
 def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: str | None,
-               overrun: bool, as_json: bool) -> None:
+               overrun: bool, as_json: bool, quiet: bool) -> None:
     """Is this path legal? Exit 0 if so, 1 with the first illegal step if not."""
     engine = _engine(GameFolder(game), position, phase)
     path = [_hex(engine, h.strip(), "--path") for h in path_text.split(",") if h.strip()]
@@ -185,10 +206,10 @@ def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: 
     if as_json:
         emit_json(result.to_dict())
     elif result.verdict.legal:
-        click.echo(f"legal: {result.cost} MP")
+        _speaker(quiet)(f"legal: {result.cost} MP")
     else:
         v = result.verdict
-        click.echo(f"illegal at {v.at}: {v.reason}{_cite(v.rule)}")
+        _speaker(quiet)(f"illegal at {v.at}: {v.reason}{_cite(v.rule)}")
     if not result.verdict.legal:
         raise SystemExit(1)
 
@@ -199,8 +220,9 @@ def check_move(game: Path, position: Path, unit_id: str, path_text: str, phase: 
 @click.option("--side", help="Only units of this side.")
 @PICTURE
 @json_option
+@quiet_option
 def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
-           side: str | None, picture: Path | None, as_json: bool) -> None:
+           side: str | None, picture: Path | None, as_json: bool, quiet: bool) -> None:
     """Is each unit in supply? All units traced in one pass; exit 1 if any is not.
 
     On a --vsav save, a unit sharing its hex with the enemy is answered too: its
@@ -216,13 +238,14 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
     if picture is not None:
-        _save_picture(picture, supply_picture(folder.map_data(), engine.situation, answers))
+        _save_picture(picture, supply_picture(folder.map_data(), engine.situation, answers),
+                      quiet)
     if as_json:
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
         for i, a in answers.items():
             state = "in supply" if a.in_supply else "OUT OF SUPPLY"
-            click.echo(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
+            _speaker(quiet)(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)
 
@@ -231,8 +254,9 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
 @GAME
 @_position_or_save
 @json_option
+@quiet_option
 def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | None,
-             as_json: bool) -> None:
+             as_json: bool, quiet: bool) -> None:
     """Does every occupied hex respect the stacking limits? Exit 1 if not.
 
     On a --vsav save, a hex holding units of both sides is reported with them.
@@ -249,8 +273,7 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
             state = "ok" if v.legal else "OVERSTACKED"
             if h in mixed:
                 state = "BOTH SIDES"
-            click.echo(f"{h}  {state}  {v.reason}"
-                       + _cite(v.rule))
+            _speaker(quiet)(f"{h}  {state}  {v.reason}{_cite(v.rule)}")
     if not all(v.legal for v in verdicts.values()):
         raise SystemExit(1)
 
@@ -262,7 +285,9 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
 @click.option("--position", "-p", type=InputPath(),
               help="Position file, when units or markers matter.")
 @json_option
-def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: bool) -> None:
+@quiet_option
+def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: bool,
+        quiet: bool) -> None:
     """Is the line of sight clear? Exit 0 if so, 1 if blocked."""
     engine = _engine(GameFolder(game), position)
     verdict = engine.los(_hex(engine, from_hex, "--from"), _hex(engine, to_hex, "--to"))
@@ -270,7 +295,7 @@ def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: 
         emit_json({"clear": verdict.legal, "rule": verdict.rule, "at": verdict.at,
                    "reason": verdict.reason})
     else:
-        click.echo(("clear" if verdict.legal else f"blocked at {verdict.at}")
+        _speaker(quiet)(("clear" if verdict.legal else f"blocked at {verdict.at}")
                    + f": {verdict.reason}")
     if not verdict.legal:
         raise SystemExit(1)
@@ -279,7 +304,8 @@ def los(game: Path, from_hex: str, to_hex: str, position: Path | None, as_json: 
 @rules.command("explain")
 @GAME
 @json_option
-def explain_rules(game: Path, as_json: bool) -> None:
+@quiet_option
+def explain_rules(game: Path, as_json: bool, quiet: bool) -> None:
     """Print, in words, every rule the validator applies to GAME, with its citation.
 
     One line per rule the game's rules.json gives (movement, zones of control,
@@ -295,22 +321,24 @@ def explain_rules(game: Path, as_json: bool) -> None:
     if as_json:
         emit_json([line.to_dict() for line in lines])
         return
+    say = _speaker(quiet)
     alone = ": the kernel alone" if profile.system == "generic" else ""
-    click.echo(f"{profile.title or profile.game} (system {profile.system}{alone}), from"
+    say(f"{profile.title or profile.game} (system {profile.system}{alone}), from"
                f" {profile.source}: the rules the validator applies, with the citation each"
                " answer gives")
     for topic in TOPICS:
         these = [line for line in lines if line.topic == topic]
         if these:
-            click.echo(f"\n{topic}")
+            say(f"\n{topic}")
         for line in these:
-            click.echo(f"  - {line.text}{_cite(line.rule)}")
+            say(f"  - {line.text}{_cite(line.rule)}")
 
 
 @rules.command("test")
 @click.argument("files", nargs=-1, required=True, type=InputPath())
 @json_option
-def test_cases(files: tuple[Path, ...], as_json: bool) -> None:
+@quiet_option
+def test_cases(files: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     """Run rules scenario files (SCENARIOS.md format). Exit 1 if any case fails.
 
     A case whose question the engine cannot answer counts as failed, never skipped.
@@ -325,10 +353,13 @@ def test_cases(files: tuple[Path, ...], as_json: bool) -> None:
         emit_json(doc)
     else:
         width = max((len(r.id) for r in results), default=10)
+        say = _speaker(quiet)
         for r in results:
-            click.echo(f"{'PASS' if r.passed else 'FAIL'}  {r.id:<{width}}  {r.kind}")
+            # Under --quiet the failures still print: they are the findings.
+            (say if r.passed else click.echo)(
+                f"{'PASS' if r.passed else 'FAIL'}  {r.id:<{width}}  {r.kind}")
             for problem in r.problems:
                 click.echo(f"      {problem}")
-        click.echo(f"{passed} passed, {len(results) - passed} failed")
+        say(f"{passed} passed, {len(results) - passed} failed")
     if passed != len(results):
         raise SystemExit(1)

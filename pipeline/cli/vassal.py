@@ -120,11 +120,18 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
 @vassal.command(short_help="List a module's maps, grids, pieces and set-up stacks.")
 @MODULE
 @json_option
-def inspect(module: Path, as_json: bool) -> None:
-    """List what MODULE (a .vmod, or a bare buildFile) holds, with piece traits decoded."""
+@quiet_option
+def inspect(module: Path, as_json: bool, quiet: bool) -> None:
+    """List what MODULE (a .vmod, or a bare buildFile) holds, with piece traits decoded.
+
+    With --quiet nothing is listed: the exit code says whether the module reads (0) or
+    not (2, with the one line saying where).
+    """
     info = describe_module(module)
     if as_json:
         emit_json(info)
+        return
+    if quiet:
         return
     head = info["module"]
     click.echo(f"{info['path']}: '{head['name']}' version {head['version']}"

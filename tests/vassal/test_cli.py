@@ -28,6 +28,12 @@ def test_build_inspect_check(demo_game: Path, tmp_path: Path) -> None:
     assert "HexGrid dx=48.0 dy=55.0 x0=40 y0=40" in stdout
     code, stdout, _ = run("inspect", str(out), "--json")
     assert json.loads(stdout)["module"]["VassalVersion"] == "3.6.19"
+    # --quiet: nothing listed, the exit code says whether the module reads.
+    assert run("inspect", str(out), "-q")[:2] == (0, "")
+    cut = tmp_path / "cut.vmod"
+    cut.write_bytes(out.read_bytes()[: out.stat().st_size // 2])
+    code, stdout, stderr = run("inspect", str(cut), "--quiet")
+    assert (code, stdout) == (2, "") and stderr.count("\n") == 1 and "cut.vmod" in stderr
     code, stdout, _ = run("check", str(out))
     assert code == 0 and stdout.startswith("ok:")
     code, stdout, _ = run("check", str(out), "--json")

@@ -1,0 +1,113 @@
+"""Every command keeps the command-line conventions the README lists (Inputs and outputs).
+
+The commands are walked from the root group, so a new command is held to them as soon
+as it is registered; what ``--quiet`` prints is checked by running the rules commands,
+where the exit code is the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from pipeline.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+# A server: it prints the address it serves and nothing else, so it has neither.
+NO_QUIET_OR_JSON = {"studio"}
+
+
+def _leaves(group: click.Group, path: tuple[str, ...] = ()
+            ) -> list[tuple[str, click.Command]]:
+    ctx = click.Context(group)
+    out = []
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, name
+        if isinstance(command, click.Group):
+            out += _leaves(command, (*path, name))
+        else:
+            out.append((" ".join((*path, name)), command))
+    return out
+
+
+COMMANDS = _leaves(cli)
+
+
+def _options(command: click.Command) -> set[str]:
+    return {o for p in command.params if isinstance(p, click.Option) for o in p.opts}
+
+
+def test_the_walk_finds_every_command():
+    names = {n for n, _ in COMMANDS}
+    assert {"digitize", "rules check-move", "vassal inspect", "counters sheet"} <= names
+    assert len(names) >= 20
+
+
+@pytest.mark.parametrize("name,command", COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_every_command_has_help_quiet_and_json(name: str, command: click.Command):
+    opts = _options(command)
+    code, out, _ = run(*name.split(), "-h")
+    assert code == 0 and out.startswith(f"Usage: bocage {name} "), out[:80]
+    if name in NO_QUIET_OR_JSON:
+        assert "--quiet" not in opts and "--json" not in opts
+        return
+    assert {"-q", "--quiet"} <= opts, name
+    assert "--json" in opts, name
+
+
+def run(*args: object) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, [str(a) for a in args], prog_name="bocage")
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_quiet_rules_answers_by_exit_code_alone(game: Path):
+    pos = game / "position.json"
+    code, out, _ = run("rules", "check-move", game, "-p", pos, "-u", "916/352",
+                       "--path", "2218,2318,2418", "-q")
+    assert (code, out) == (1, "")  # illegal: 000 §6.1, the ZOC of 2 Rgr in 2318
+    code, out, _ = run("rules", "check-move", game, "-p", pos, "-u", "916/352",
+                       "--path", "2218,2318", "-q")
+    assert (code, out) == (0, "")
+    code, out, _ = run("rules", "stacking", game, "-p", pos, "--quiet")
+    assert (code, out) == (0, "")
+    code, out, _ = run("rules", "moves", game, "-p", pos, "-u", "914/352", "-q")
+    assert (code, out) == (0, "")
+    # --json is what a script asked for: it prints under --quiet too.
+    code, out, _ = run("rules", "stacking", game, "-p", pos, "-q", "--json")
+    assert code == 0 and all(v["legal"] for v in json.loads(out).values())
+
+
+def test_quiet_rules_test_prints_only_its_failures(tmp_path: Path):
+    cases = json.loads((ROOT / "tests" / "rules" / "scenarios" / "fm_omaha.json").read_text())
+    bad = {**cases[0], "id": "made-to-fail", "query": {"kind": "los", "from": "0101",
+                                                      "to": "0303"}, "expect": {"clear": True}}
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([cases[0], bad]))
+    code, out, _ = run("rules", "test", path, "-q")
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0].startswith("FAIL  made-to-fail") and "cannot answer" in lines[1]
+    assert cases[0]["id"] not in out and "passed" not in out
+
+
+def test_shell_completion_as_the_readme_says():
+    """The README's start-up line works: the script, then the completions it asks for."""
+    env = {**os.environ, "_BOCAGE_COMPLETE": "bash_source"}
+    script = subprocess.run([sys.executable, "-m", "pipeline.cli"], env=env, cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    assert "_bocage_completion" in script and "complete " in script
+    env = {**os.environ, "_BOCAGE_COMPLETE": "bash_complete", "COMP_WORDS": "bocage ru",
+           "COMP_CWORD": "1"}
+    words = subprocess.run([sys.executable, "-m", "pipeline.cli"], env=env, cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout
+    assert "plain,rules" in words.splitlines()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'eval "$(_BOCAGE_COMPLETE=bash_source bocage)"' in readme
