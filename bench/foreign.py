@@ -395,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
                         " figure's median and range: how much of a change is the learner's"
                         " chance")
     args = parser.parse_args(argv)
+    if args.seeds is not None and args.seeds < 1:
+        parser.error("--seeds takes a count of 1 or more")
     folder = foreign_folder()
     if folder is None:
         print("bench/foreign.py: the foreign bench folder is not here (../shared/bench/foreign"

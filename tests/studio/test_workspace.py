@@ -51,9 +51,11 @@ def test_three_labels_teach_the_reading_of_the_other_woods_hexes(mistaught, demo
     values = workspace.hex_values()
     # The first changed the reading; once it had learnt woods, the others confirmed it.
     assert [values[i][2] for i in woods[:3]] == ["corrected", "labelled", "labelled"]
-    # All but two of the 550 hexes read as the scan shows them: two villages among trees
-    # that the typed map calls woods.
-    assert misread(workspace, demo_truth, list(demo_truth.hex_ids())) == ["1204", "1510"]
+    # All but one of the 550 hexes read as the typed map has them: 1204, a village among
+    # trees that the map calls woods, reads as its village. (1510, the other such hex, has
+    # a road through it; with the road painted out before the terrain is read, its trees
+    # win.)
+    assert misread(workspace, demo_truth, list(demo_truth.hex_ids())) == ["1204"]
     assert {values[i][2] for i in woods[3:]} == {"read"}  # read, not given
     assert len(prepared) == 1  # the scan's hexes were prepared once, not once a label
 
@@ -121,7 +123,7 @@ def test_a_saved_map_opens_with_the_edits_and_the_grid_as_left(mistaught, demo_t
     assert again.log.overrides.terrain == dict(zip(woods[:3], [
         ("woods", "corrected"), ("woods", "labelled"), ("woods", "labelled")], strict=True))
     assert again.hexside_values()[side] == (("river",), "corrected")
-    assert misread(again, demo_truth, list(demo_truth.hex_ids())) == ["1204", "1510"]
+    assert misread(again, demo_truth, list(demo_truth.hex_ids())) == ["1204"]
     centres = again.fit().centres()
     assert abs(centres - workspace.fit().centres()).max() < 0.5  # pixels
     assert again.typed is None  # every entry now says who says so: no typed map to diff
@@ -162,7 +164,7 @@ def test_undo_and_redo_walk_the_edits(mistaught, demo_truth):
     assert misread(workspace, demo_truth, woods) == woods  # the lesson is taken back too
     assert workspace.undo(4) is None and workspace.version == 4
     workspace.redo(4)
-    assert misread(workspace, demo_truth, woods) == ["1204", "1510"]
+    assert misread(workspace, demo_truth, woods) == ["1204"]
     assert workspace.status()["redo"] == "0101: beach"
 
 
