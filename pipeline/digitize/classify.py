@@ -178,7 +178,7 @@ class TerrainReader:
         # for what the learner sees: a line across a hex is not its terrain.
         self.plain = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
         self.patches = paint_out_lines(self.plain, self.frame, _stroke_colours(legend),
-                                       (legend.ink, (20, 20, 20)))
+                                       _inks(legend))
         lab = lab_patches(self.patches)
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
         self.descriptors = describe(lab, self.frame, frame_mask)
@@ -324,11 +324,16 @@ def _swatch(reader: TerrainReader, box: Box) -> U8:
 
 def _line_colours(legend: Legend, kind: str) -> tuple[RGB, ...]:
     """The ink's colour and the colours of the legend's features of one kind."""
-    out = [legend.ink, (20, 20, 20)]
+    out = list(_inks(legend))
     for feature in legend.features.values():
         if feature.kind == kind and feature.shape == "line":
             out += list(feature.colours)
     return tuple(dict.fromkeys(out))
+
+
+def _inks(legend: Legend) -> tuple[RGB, ...]:
+    """The legend's ink and printer's black: the grid's, the ids' and the icons' colours."""
+    return (legend.ink, (20, 20, 20))
 
 
 def _stroke_colours(legend: Legend) -> tuple[RGB, ...]:
