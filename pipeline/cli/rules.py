@@ -243,9 +243,10 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
     if as_json:
         emit_json({i: a.to_dict(engine.name) for i, a in answers.items()})
     else:
+        say = _speaker(quiet)
         for i, a in answers.items():
             state = "in supply" if a.in_supply else "OUT OF SUPPLY"
-            _speaker(quiet)(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
+            say(f"{i:<12} {state:<14} {a.reason}{_cite(a.rule)}")
     if not all(a.in_supply for a in answers.values()):
         raise SystemExit(1)
 
@@ -269,11 +270,12 @@ def stacking(game: Path, position: Path | None, vsav: Path | None, vmod: Path | 
     if as_json:
         emit_json({h: v.to_dict() for h, v in verdicts.items()})
     else:
+        say = _speaker(quiet)
         for h, v in verdicts.items():
             state = "ok" if v.legal else "OVERSTACKED"
             if h in mixed:
                 state = "BOTH SIDES"
-            _speaker(quiet)(f"{h}  {state}  {v.reason}{_cite(v.rule)}")
+            say(f"{h}  {state}  {v.reason}{_cite(v.rule)}")
     if not all(v.legal for v in verdicts.values()):
         raise SystemExit(1)
 
