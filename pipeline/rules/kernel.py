@@ -55,9 +55,7 @@ from pipeline.rules.supply import supply_answers
 from pipeline.rules.systems.base import Steps, System
 from pipeline.rules.terrain import (
     StepCosts,
-    prohibited_hexes,
     prohibiting,
-    roads_along_hexes,
     step_cost,
 )
 from pipeline.rules.verdict import SupplyAnswer, Verdict
@@ -66,6 +64,7 @@ from pipeline.rules.zoc import (
     exerted_cite,
     exerts_zoc,
     ignores_ezoc,
+    zoc_closed_hexes,
     zoc_effects,
     zoc_reaches,
 )
@@ -136,8 +135,7 @@ class _Table:
 
     steps: dict[Hex, Steps]
     special: frozenset[Hex]          # hexes every step into goes through enter
-    along: tuple[str, ...]           # roads from road hex to road hex (001 §10.1)
-    bare: dict[tuple[bool, ...], dict[Hex, float | Verdict]]  # per road-hex origin
+    costs: dict[Hex, dict[Hex, float | Verdict]] | None  # each step's cost, by the hex left
     own_costs: bool                  # the system prices steps its own way (step_cost)
 
 
@@ -300,16 +298,18 @@ class Kernel(System):
 
     @staticmethod
     def _terrain_hexes(engine: Engine, terrain: tuple[str, ...]) -> frozenset[Hex]:
-        """The hexes of the map with any of ``terrain`` (remembered per engine)."""
+        """The hexes of the map with any of ``terrain`` (the map's alone: remembered for
+        every engine on the position, :attr:`~pipeline.rules.situation.Situation.terrain_memo`)."""
         if not terrain:
             return frozenset()
         key = ("terrain_hexes", terrain)
-        known = engine.memo.get(key)
+        memo = engine.situation.terrain_memo
+        known = memo.get(key)
         if known is None:
             gmap = engine.situation.map
             mixes = {tags for tags in (gmap.tags(h) for h in engine.grid.adjacency)
                      if any(t in tags for t in terrain)}
-            known = engine.memo[key] = frozenset(
+            known = memo[key] = frozenset(
                 h for h in engine.grid.adjacency if gmap.tags(h) in mixes)
         return cast("frozenset[Hex]", known)
 
@@ -712,41 +712,34 @@ class Kernel(System):
         return known
 
     def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
-        """The neighbours of ``here`` split as :meth:`steps` says. A step across a bare
-        hexside costs what entering the hex costs, whatever the hex left but for whether
-        it is a road hex: remembered per hex entered."""
-        gmap = engine.situation.map
-        features = gmap.features
-        # Roads from road hex to road hex (001 §10.1) make the hex left matter only by
-        # whether it is a road hex: the bare costs are kept per that too.
-        along = kind.along
-        origin = tuple(gmap.is_feature_hex(here, r) for r in along) if along else ()
-        bare = kind.bare.get(origin)
-        if bare is None:
+        """The neighbours of ``here`` split as :meth:`steps` says. What each step from
+        ``here`` costs depends only on the map, the chart and the profile: remembered per
+        hex left, for every engine on the position (a system's own pricing per engine)."""
+        by_hex = kind.costs
+        if by_hex is None:
             # The terrain's costs are the situation's, shared by its engines; a system's
             # own pricing is kept per engine.
             memo = engine.memo if kind.own_costs else engine.situation.terrain_memo
-            bare = kind.bare[origin] = cast("dict[Hex, float | Verdict]", memo.setdefault(
-                ("kernel_bare", unit_class, origin), {}))
+            by_hex = kind.costs = cast("dict[Hex, dict[Hex, float | Verdict]]",
+                                       memo.setdefault(("kernel_costs", unit_class), {}))
+        rows = by_hex.get(here)
+        if rows is None:
+            rows = by_hex[here] = {}
         special_hexes = kind.special
         # The terrain's cost itself, unless a system prices steps its own way.
         own = self.step_cost if kind.own_costs else None
-        cost_of = StepCosts.of(engine).cost
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
         for n in engine.grid.adjacency[here]:
             if n in special_hexes:
                 special.append(n)
                 continue
-            crossed = features(here, n)
-            if not crossed:
-                cost = bare.get(n)
-                if cost is None:
-                    cost = bare[n] = (own(engine, unit_class, here, n) if own is not None
-                                      else cost_of(engine, unit_class, here, n, crossed))
-            else:
-                cost = (own(engine, unit_class, here, n) if own is not None
-                        else cost_of(engine, unit_class, here, n, crossed))
+            cost = rows.get(n)
+            if cost is None:
+                cost = rows[n] = (own(engine, unit_class, here, n) if own is not None
+                                  else StepCosts.of(engine).cost(
+                                      engine, unit_class, here, n,
+                                      engine.situation.map.features(here, n)))
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
@@ -759,8 +752,8 @@ class Kernel(System):
         known = engine.memo.get(mover.kind)
         if known is None:
             known = engine.memo[mover.kind] = _Table(
-                {}, frozenset(mover.barred).union(mover.ezoc, mover.stops),
-                roads_along_hexes(engine), {}, type(self).step_cost is not Kernel.step_cost)
+                {}, frozenset(mover.barred).union(mover.ezoc, mover.stops), None,
+                type(self).step_cost is not Kernel.step_cost)
         return cast(_Table, known)
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
@@ -805,6 +798,16 @@ class Kernel(System):
             verdict = None if found.legal else found
         ends[move.hex] = verdict
         return verdict
+
+    def end_checks(self, engine: Engine, query: MoveQuery) -> frozenset[Hex] | None:
+        """A lone mover's end is refused only where units (or counted markers) are, or by
+        what it remembers (:meth:`end`); a stack's anywhere."""
+        if len(query.movers) != 1:
+            return None
+        last: _Asking | None = engine.asking  # type: ignore[assignment]
+        if last is None or last[0] is not query.ids:
+            last = self._asking(engine, query)
+        return last[4]
 
     @staticmethod
     def _left_and_stacked(engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
@@ -870,17 +873,18 @@ class Kernel(System):
         if unit.hex is None or not self.exerts_zoc(engine, unit):
             return []
         here, reach = unit.hex, engine.profile.zoc.reach
-        around = engine.grid.neighbours(here)
-        if type(self).zoc_reaches is not Kernel.zoc_reaches or reach.not_into_terrain:
+        around = engine.grid.adjacency[here]
+        if type(self).zoc_reaches is not Kernel.zoc_reaches:
             return [n for n in around if self.zoc_reaches(engine, unit, n)]
-        if not (reach.blocked_by_hexsides or reach.not_across_prohibited):
-            return around
-        # Across a bare hexside only prohibited terrain stops it: those hexes, once.
-        banned = prohibited_hexes(engine, moving_class(engine, unit)) \
-            if reach.not_across_prohibited else frozenset()
+        if not (reach.blocked_by_hexsides or reach.not_across_prohibited
+                or reach.not_into_terrain):
+            return list(around)
+        # Across a bare hexside only the terrain entered stops it: those hexes, once.
+        closed = zoc_closed_hexes(engine, moving_class(engine, unit)
+                                  if reach.not_across_prohibited else "")
         features = engine.situation.map.features
         return [n for n in around if (zoc_reaches(engine, unit, n) if features(here, n)
-                                      else n not in banned)]
+                                      else n not in closed)]
 
     # -- stacking and supply --------------------------------------------------------------
 

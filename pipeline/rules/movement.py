@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -107,13 +107,21 @@ class Reach:
     """The answer to "where can this unit go?".
 
     ``ends`` holds the final movement state of each reachable hex; the paths
-    are walked back from them only when asked (most questions never look).
+    are walked back from them only when asked, and the refusals (why each hex
+    next to the reached ones is not) are worded when first read: most questions
+    never look.
     """
 
     start: Hex
     costs: dict[Hex, float | str]
     ends: dict[Hex, Move]
-    refused: dict[Hex, Verdict]
+    #: Words the refusals when first read (:attr:`refused`).
+    name_refusals: Callable[[], dict[Hex, Verdict]] = field(repr=False, compare=False)
+
+    @cached_property
+    def refused(self) -> dict[Hex, Verdict]:
+        """Why each unreached hex the search looked at is not reachable."""
+        return self.name_refusals()
 
     @cached_property
     def paths(self) -> dict[Hex, list[Hex]]:
@@ -150,7 +158,9 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     assert start_hex is not None
     first = system.start(engine, query)
     if isinstance(first, Verdict):
-        return Reach(start_hex, {}, {}, {n: first for n in engine.grid.neighbours(start_hex)})
+        refusal = first
+        return Reach(start_hex, {}, {},
+                     lambda: {n: refusal for n in engine.grid.neighbours(start_hex)})
     # A refusal for want of MP is named only if the hex is not reached another way: the
     # search keeps the move it was refused from (and the step's cost in ``short``).
     refused: dict[Hex, Verdict | Move] = {}
@@ -158,6 +168,8 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
     settled = _search(engine, query, first, refused, short)
     best: dict[Hex, Move] = {}
     end = system.end
+    # Where a state that remembers nothing may be refused its end (None: anywhere).
+    checks = system.end_checks(engine, query)
     adjacency = engine.grid.adjacency
     for move in settled:
         h = move.hex
@@ -171,25 +183,35 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
                     refused[n] = beyond
         if h == start_hex:
             continue
-        verdict = end(engine, query, move)
-        if verdict is not None:
-            refused.setdefault(h, verdict)
-            continue
+        if checks is None or move.memory or h in checks:
+            verdict = end(engine, query, move)
+            if verdict is not None:
+                refused.setdefault(h, verdict)
+                continue
         known = best.get(h)
         if known is None or _better(move, known):
             best[h] = move
-    costs = {h: (ONE_HEX if m.one_hex else _number(m.spent)) for h, m in best.items()}
-    for h in best:
-        refused.pop(h, None)
-    refused.pop(start_hex, None)
-    over_budget = system.over_budget
+    costs: dict[Hex, float | str] = {
+        h: ONE_HEX if m.one_hex else int(s) if (s := m.spent) == int(s) else s
+        for h, m in best.items()}  # _number, inlined
+    return Reach(start_hex, costs, best,
+                 lambda: _named(engine, query, refused, short, best, start_hex))
+
+
+def _named(engine: Engine, query: MoveQuery, refused: dict[Hex, Verdict | Move],
+           short: dict[Hex, float], best: dict[Hex, Move], start: Hex) -> dict[Hex, Verdict]:
+    """The refusals of hexes the search did not reach, worded: a step short of MP by the
+    system's :meth:`over_budget`, every one with the hex it names."""
+    over_budget = engine.system.over_budget
     named: dict[Hex, Verdict] = {}
     for h, kept in refused.items():
+        if h in best or h == start:
+            continue
         v = over_budget(engine, query, kept, h, short[h]) if type(kept) is Move else kept
         assert isinstance(v, Verdict)
         # Systems may leave ``at`` empty in the hot loop: name only the refusals kept.
         named[h] = v if v.at else Verdict(v.legal, v.rule, engine.name(h), v.reason)
-    return Reach(start_hex, costs, best, named)
+    return named
 
 
 def _better(a: Move, b: Move) -> bool:
@@ -211,6 +233,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
     steps, enter = system.steps, system.enter
     carried = system.carried
     push, pop = heapq.heappush, heapq.heappop
+    new = tuple.__new__  # Move(...) without its __new__'s frame
     inf = float("inf")
     while heap:
         spent, _, popped, move = pop(heap)
@@ -240,7 +263,7 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             if total < best.get(key, inf):
                 best[key] = total
                 push(heap, (total, next(counter), key,
-                            Move(n, total, ma, carry, None, one_hex, count, move)))
+                            new(Move, (n, total, ma, carry, None, one_hex, count, move))))
         for n in special:
             nxt = enter(engine, query, move, n)
             if type(nxt) is not Move:

@@ -26,8 +26,8 @@ from pipeline.rules.situation import Unit
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["any_holds", "compile_selector", "moving_class", "out_of_supply", "selector_holds",
-           "selects"]
+__all__ = ["any_holds", "compile_selector", "holds_any", "moving_class", "out_of_supply",
+           "selector_holds", "selects"]
 
 Roles = Mapping[str, Sequence[UnitSelector]]
 
@@ -75,13 +75,24 @@ def moving_class(engine: Engine, unit: Unit) -> str:
     known = engine.memo.get(key)
     if known is None:
         known = unit.unit_class
-        for rule in profile.movement.moves_as:
-            if selector_holds(profile.roles, rule, unit, unit.unit_class):
-                known = rule.unit_class
+        for test, unit_class in _moves_as(engine):
+            if test(unit, unit.unit_class):
+                known = unit_class
                 break
         engine.memo[key] = known
     assert isinstance(known, str)
     return known
+
+
+def _moves_as(engine: Engine) -> tuple[tuple[Test, str], ...]:
+    """``movement.moves_as`` compiled (:func:`compile_selector`), once per engine."""
+    known = engine.memo.get(("moves_as",))
+    if known is None:
+        profile = engine.profile
+        known = engine.memo[("moves_as",)] = tuple(
+            (compile_selector(profile.roles, rule), rule.unit_class)
+            for rule in profile.movement.moves_as)
+    return known  # type: ignore[return-value]
 
 
 def selects(engine: Engine, selector: UnitSelector, unit: Unit) -> bool:
@@ -164,6 +175,22 @@ def _all_of(tests: tuple[Test, ...]) -> Test:
 
 def _attribute_test(key: str, values: frozenset[object]) -> Test:
     return lambda u, c: u.get(key) in values
+
+
+def holds_any(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> bool:
+    """Whether any of ``selectors`` names ``unit``: :func:`any_holds` as one test, compiled
+    once per engine with its answers remembered per unit (who exerts a ZOC is asked of
+    every unit of every fresh engine)."""
+    known = engine.selectors.get(id(selectors))
+    if known is None or known[0] is not selectors:  # kept with its list: ids are reused
+        roles = engine.profile.roles
+        known = engine.selectors[id(selectors)] = (
+            selectors, _any_of(tuple(compile_selector(roles, s) for s in selectors)), {})
+    answers = known[2]
+    answer = answers.get(unit.id)
+    if answer is None:
+        answer = answers[unit.id] = known[1](unit, moving_class(engine, unit))
+    return answer
 
 
 def any_holds(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> UnitSelector | None:

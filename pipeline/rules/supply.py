@@ -605,15 +605,13 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
         tick += 1
     heapq.heapify(heap)
     best: dict[Hex, _State] = {}
-    settled: set[_State] = set()
     remaining = set(targets) if targets is not None else None
     push, pop = heapq.heappush, heapq.heappop
     edges = _edges(engine)
     while heap:
         d, _, state = pop(heap)
-        if state in settled:
-            continue
-        settled.add(state)
+        if d > count[state]:
+            continue  # a state is pushed again only for less: this entry is stale
         x, used, leaves_by_road = state
         if x not in best and _settle(best, remaining, x, state):
             break
@@ -627,10 +625,12 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
             hits = tuple(i for i in hits if i in slot)
         around = edges.get(x) or _neighbours(engine, edges, x)
         for y, side in around:
-            step = base
-            if side is not _PLAIN:
+            if side is _PLAIN:
+                step, road = base, False
+            else:
                 if checks and not step_ok(y, x, side):
                     continue
+                step, road = base, side.road
                 if side.road_count is not None:
                     step = side.road_count[0]
                 elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
@@ -639,7 +639,7 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
             if hits:
                 bumped = list(used)
                 for i in hits:
-                    if i in by_roads and side.road and leaves_by_road:
+                    if i in by_roads and road and leaves_by_road:
                         continue  # entered and left along roads: not counted (003 §10.3.2)
                     bumped[slot[i]] += 1
                 if any(bumped[slot[i]] > maxima[i] for i in hits):
@@ -648,7 +648,7 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
             total = d + step
             if limit is not None and total > limit:
                 continue
-            nxt: _State = (y, now, side.road and y in limited)
+            nxt: _State = (y, now, road and y in limited)
             if total < count.get(nxt, total + 1):
                 count[nxt], parent[nxt] = total, state
                 tick += 1

@@ -307,13 +307,15 @@ def _prohibited_hexside(engine: Engine, features: frozenset[str], unit_class: st
 
 def prohibited_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     """The hexes whose terrain the chart prohibits to ``unit_class`` (across a bare hexside
-    only these stop a step, :func:`prohibiting`)."""
+    only these stop a step, :func:`prohibiting`): the map's and the chart's alone, worked
+    out once per position."""
     key = ("prohibited_hexes", unit_class)
-    known = engine.memo.get(key)
+    memo = engine.situation.terrain_memo
+    known = memo.get(key)
     if known is None:
         chart, gmap = engine.situation.chart, engine.situation.map
         banned = {t for t in chart.hex if chart.hex_cost(t, unit_class) == "P"}
-        known = engine.memo[key] = frozenset(
+        known = memo[key] = frozenset(
             h for h in engine.grid.adjacency if not banned.isdisjoint(gmap.tags(h))
         ) if banned else frozenset()
     assert isinstance(known, frozenset)

@@ -16,15 +16,15 @@ from typing import TYPE_CHECKING
 
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import EzocToEzoc, ZocEnter, ZocLeave
-from pipeline.rules.select import any_holds, moving_class, selects
+from pipeline.rules.select import any_holds, holds_any, moving_class, selects
 from pipeline.rules.situation import Unit
 from pipeline.rules.terrain import prohibited_hexes, prohibiting, road_hexes
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates", "zoc_effects",
-           "zoc_reaches"]
+__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates",
+           "zoc_closed_hexes", "zoc_effects", "zoc_reaches"]
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,9 @@ def exerts_zoc(engine: Engine, unit: Unit) -> bool:
     zoc = engine.profile.zoc
     if not zoc.exerted:
         return False
-    if zoc.exerted_by and any_holds(engine, zoc.exerted_by, unit) is None:
+    if zoc.exerted_by and not holds_any(engine, zoc.exerted_by, unit):
         return False
-    if zoc.not_exerted_by and any_holds(engine, zoc.not_exerted_by, unit) is not None:
+    if zoc.not_exerted_by and holds_any(engine, zoc.not_exerted_by, unit):
         return False
     return not zoc.suspended or not _suspended(engine, unit)
 
@@ -102,6 +102,23 @@ def _reaches(engine: Engine, unit: Unit, into: Hex, unit_class: str,
             return into not in prohibited_hexes(engine, unit_class)
         return prohibiting(engine, unit.hex, into, unit_class) is None
     return True
+
+
+def zoc_closed_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
+    """The hexes a ZOC does not enter across a bare hexside (``zoc.reach``): terrain it
+    does not enter, and with ``not_across_prohibited`` terrain prohibited to ``unit_class``
+    (pass ``""`` without). The map's alone: worked out once per position."""
+    key = ("zoc_closed_hexes", unit_class)
+    memo = engine.situation.terrain_memo
+    known = memo.get(key)
+    if known is None:
+        gmap = engine.situation.map
+        proof = frozenset(h for h in engine.grid.adjacency if _proof(engine, gmap.tags(h))) \
+            if engine.profile.zoc.reach.not_into_terrain else frozenset()
+        known = memo[key] = proof | prohibited_hexes(engine, unit_class) if unit_class \
+            else proof
+    assert isinstance(known, frozenset)
+    return known
 
 
 def _proof(engine: Engine, tags: tuple[str, ...]) -> bool:

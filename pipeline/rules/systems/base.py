@@ -123,6 +123,12 @@ class System:
         """Why the mover may not end its move here, or ``None``."""
         return None
 
+    def end_checks(self, engine: Engine, query: MoveQuery) -> frozenset[Hex] | None:
+        """The hexes where :meth:`end` may refuse a state that remembers nothing, or
+        ``None`` for every hex: the search asks :meth:`end` of the others only when they
+        remember something (the default asks everywhere)."""
+        return None
+
     # -- zones of control ----------------------------------------------------------
 
     def exerts_zoc(self, engine: Engine, unit: Unit) -> bool:
