@@ -34,6 +34,7 @@ of the units it overruns where the profile says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -64,7 +65,7 @@ from pipeline.rules.zoc import (
     exerted_cite,
     exerts_zoc,
     ignores_ezoc,
-    zoc_closed_hexes,
+    zoc_around,
     zoc_effects,
     zoc_reaches,
 )
@@ -711,6 +712,31 @@ class Kernel(System):
             known = kind.steps[move.hex] = self._split(engine, kind, mover.unit_class, move.hex)
         return known
 
+    def stepper(self, engine: Engine, query: MoveQuery) -> Callable[[Move], Steps]:
+        """:meth:`steps` with the question's mover and step table bound once (the search
+        calls it at every state it settles); a system that overrides :meth:`steps` is
+        asked through it."""
+        if type(self).steps is not Kernel.steps:
+            return super().stepper(engine, query)
+        _, mover, kind, remembered, _ = self._asking(engine, query)
+        table, adjacency, split, unit_class = (
+            kind.steps, engine.grid.adjacency, self._split, mover.unit_class)
+        if mover.all_special:
+            return lambda move: ((), adjacency[move.hex])
+        first, leave = mover.first_special, mover.leave_special
+
+        def steps(move: Move) -> Steps:
+            h = move.hex
+            if ((first and move.steps == 0) or (leave and IN_EZOC in move.memory)
+                    or (remembered and h in remembered)):
+                return (), adjacency[h]
+            known = table.get(h)
+            if known is None:
+                known = table[h] = split(engine, kind, unit_class, h)
+            return known
+
+        return steps
+
     def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says. What each step from
         ``here`` costs depends only on the map, the chart and the profile: remembered per
@@ -879,12 +905,8 @@ class Kernel(System):
         if not (reach.blocked_by_hexsides or reach.not_across_prohibited
                 or reach.not_into_terrain):
             return list(around)
-        # Across a bare hexside only the terrain entered stops it: those hexes, once.
-        closed = zoc_closed_hexes(engine, moving_class(engine, unit)
-                                  if reach.not_across_prohibited else "")
-        features = engine.situation.map.features
-        return [n for n in around if (zoc_reaches(engine, unit, n) if features(here, n)
-                                      else n not in closed)]
+        return list(zoc_around(engine, unit, moving_class(engine, unit)
+                               if reach.not_across_prohibited else ""))
 
     # -- stacking and supply --------------------------------------------------------------
 

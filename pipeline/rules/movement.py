@@ -12,7 +12,6 @@ the end of movement only: passing through friendly units is free (000 §5.3,
 from __future__ import annotations
 
 import heapq
-import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -223,14 +222,14 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             refused: dict[Hex, Verdict | Move], short: dict[Hex, float]) -> list[Move]:
     # The hot loop of every movement question: locals, plain steps relaxed
     # without building a state unless they improve on the best known one.
-    counter = itertools.count()
+    tick = 0
     # Heap entries carry their state's key so a pop needs no second key().
     heap: list[tuple[float, int, Hex | tuple[Any, ...], Move]] = [
-        (0.0, next(counter), first.key(), first)]
+        (0.0, tick, first.key(), first)]
     best: dict[Hex | tuple[Any, ...], float] = {first.key(): 0.0}
     settled: list[Move] = []
     system = engine.system
-    steps, enter = system.steps, system.enter
+    steps, enter = system.stepper(engine, query), system.enter
     carried = system.carried
     push, pop = heapq.heappush, heapq.heappop
     new = tuple.__new__  # Move(...) without its __new__'s frame
@@ -242,28 +241,37 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
         settled.append(move)
         if move.stop is not None:
             continue
-        plain, special = steps(engine, query, move)
+        plain, special = steps(move)
         ma, one_hex, count = move.ma, move.one_hex, move.steps + 1
         # A plain step keeps what the mover remembers of its way, not of the hex it left.
         carry = carried(move.memory) if move.memory else _EMPTY
-        for n, cost in plain:
-            total = spent + cost
-            if total > ma:
-                if n not in refused:
-                    refused[n], short[n] = move, cost  # named by over_budget if never reached
-                continue
-            # Move.key(), inlined
-            key: Hex | tuple[Any, ...]
-            if one_hex or carry:
-                key = (n, carry, False, one_hex)
+        if not (one_hex or carry):
+            # Most states: keyed by the hex alone (Move.key(), inlined).
+            for n, cost in plain:
+                total = spent + cost
+                if total > ma:
+                    if n not in refused:
+                        refused[n], short[n] = move, cost  # named if never reached
+                elif total < best.get(n, inf):
+                    best[n] = total
+                    tick += 1
+                    push(heap, (total, tick, n,
+                                new(Move, (n, total, ma, carry, None, one_hex, count, move))))
+        else:
+            for n, cost in plain:
+                total = spent + cost
+                if total > ma:
+                    if n not in refused:
+                        refused[n], short[n] = move, cost
+                    continue
                 if carry and not one_hex and best.get(n, inf) <= total:
                     continue  # reached for no more with nothing remembered: as good or better
-            else:
-                key = n
-            if total < best.get(key, inf):
-                best[key] = total
-                push(heap, (total, next(counter), key,
-                            new(Move, (n, total, ma, carry, None, one_hex, count, move))))
+                key = (n, carry, False, one_hex)
+                if total < best.get(key, inf):
+                    best[key] = total
+                    tick += 1
+                    push(heap, (total, tick, key,
+                                new(Move, (n, total, ma, carry, None, one_hex, count, move))))
         for n in special:
             nxt = enter(engine, query, move, n)
             if type(nxt) is not Move:
@@ -273,7 +281,8 @@ def _search(engine: Engine, query: MoveQuery, first: Move,
             key = nxt.key()
             if nxt.spent < best.get(key, inf):
                 best[key] = nxt.spent
-                push(heap, (nxt.spent, next(counter), key, nxt))
+                tick += 1
+                push(heap, (nxt.spent, tick, key, nxt))
     return settled
 
 

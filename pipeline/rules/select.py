@@ -174,7 +174,7 @@ def _all_of(tests: tuple[Test, ...]) -> Test:
 
 
 def _attribute_test(key: str, values: frozenset[object]) -> Test:
-    return lambda u, c: u.get(key) in values
+    return lambda u, c: u.data.get(key) in values
 
 
 def holds_any(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> bool:

@@ -265,17 +265,17 @@ class Situation:
         """Printed id of a hex."""
         return self.map.grid.id(h)
 
-    @property
+    @cached_property
     def active_side(self) -> str:
         """The side whose turn it is."""
         return str(self.state.get("active_side", ""))
 
-    @property
+    @cached_property
     def phase(self) -> str:
         """The current phase name."""
         return str(self.state.get("phase", "movement"))
 
-    @property
+    @cached_property
     def turn(self) -> int:
         """The game turn."""
         return int(self.state.get("turn", 1))

@@ -99,31 +99,30 @@ def _once_left(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict | None:
 
 def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     """Whether ``units`` (and the counted markers of ``h``) may stand together in ``h``."""
-    rules, name = engine.profile.stacking, engine.name(h)
+    rules = engine.profile.stacking
     side = units[0].side if units else None
     if any(u.side != side for u in units):
-        return Verdict(False, engine.cite(engine.profile.movement.enemy_hexes.cite), name,
+        return Verdict(False, engine.cite(engine.profile.movement.enemy_hexes.cite),
+                       engine.name(h),
                        f"units of both sides in one hex: {mixed_names(tuple(units))}")
     markers = counted_markers(engine, h) if rules.markers else {}
     if len(units) <= 1 and not markers:
-        return Verdict(True, None, name, "one unit" if units else "empty")
+        return Verdict(True, None, engine.name(h), "one unit" if units else "empty")
     if rules.hex_limits:
         refused = _once_left(engine, h, units)
         if refused is not None:
             return refused
     if (rules.counts == "units" and not rules.units and not markers and rules.no_mixing is None
             and rules.limit is not None):
-        # The plain count (000 §5.3): no share, no free unit, no marker to weigh.
-        most, cite = float(rules.limit), engine.cite(rules.cite)
-        for special in rules.hex_limits:
-            if ((special.marker is None or engine.situation.markers_in(h, special.marker))
-                    and (special.terrain is None or engine.situation.map.has(h, special.terrain))):
-                most, cite = special.limit, engine.cite(special.cite)
-                break
-        reason = f"{len(units)} units in a hex that holds {most:g}"
-        if len(units) <= most:
-            return Verdict(True, None, name, reason)
-        return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
+        # The plain count (000 §5.3): no share, no free unit, no marker to weigh; it reads
+        # only how many units there are: one verdict per hex and number (a move's end asks
+        # it of every hex where friends stand).
+        key = ("plain_count", h, len(units))
+        known = engine.memo.get(key)
+        if known is None:
+            known = engine.memo[key] = _plain_count(engine, h, len(units), rules.limit)
+        return known  # type: ignore[return-value]
+    name = engine.name(h)
     facts = [_facts(engine, u) for u in units]
     refused = _limits_by_unit(engine, name, units, facts) or _mixing(
         engine, name, units, facts)
@@ -141,6 +140,23 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
         return Verdict(True, None, name, reason)
     cite = extra_rule if extra_rule is not None and total - extra <= limit else limit_cite
     return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
+
+
+def _plain_count(engine: Engine, h: Hex, count: int, limit: float) -> Verdict:
+    """:func:`stacking_verdict` by the plain count: ``count`` units against the hex's
+    limit (``hex_limits`` first)."""
+    most, cite = float(limit), engine.cite(engine.profile.stacking.cite)
+    sit = engine.situation
+    for special in engine.profile.stacking.hex_limits:
+        if ((special.marker is None or sit.markers_in(h, special.marker))
+                and (special.terrain is None or sit.map.has(h, special.terrain))):
+            most, cite = special.limit, engine.cite(special.cite)
+            break
+    reason = f"{count} units in a hex that holds {most:g}"
+    if count <= most:
+        return Verdict(True, None, engine.name(h), reason)
+    return Verdict(False, cite, engine.name(h),
+                   reason.replace(" in a hex that holds", ", more than"))
 
 
 def _limit(engine: Engine, h: Hex, facts: Sequence[_Facts]) -> tuple[Number, str | None]:

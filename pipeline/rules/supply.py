@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
@@ -335,17 +335,44 @@ def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
     key = ("supply_closed", side, enemy, ezoc)
     known = engine.memo.get(key)
     if known is None:
-        sit, mode = engine.situation, engine.profile.supply.ezoc.mode
-        closed = {h for h in sit.occupants if sit.enemy_in(h, side)} if enemy else set()
+        mode = engine.profile.supply.ezoc.mode
+        closed: frozenset[Hex] = frozenset()
+        if enemy:
+            closed = _enemy_hexes(engine, side)
         if mode != "ignored" and ezoc:
-            for h in engine.enemy_zoc(side):
-                if mode == "enter_or_exit" or not any(
-                        u.side == side and negates(engine, u, "supply")
-                        for u in sit.units_in(h)):
-                    closed.add(h)
-        known = engine.memo[key] = frozenset(closed)
+            closed = closed | _ezoc_closed(engine, side)
+        known = engine.memo[key] = closed
     assert isinstance(known, frozenset)
     return known
+
+
+def _enemy_hexes(engine: Engine, side: str) -> frozenset[Hex]:
+    """The hexes holding a unit not of ``side`` (remembered per engine)."""
+    key = ("supply_enemy_hexes", side)
+    known = engine.memo.get(key)
+    if known is None:
+        sit = engine.situation
+        known = engine.memo[key] = frozenset(h for h in sit.occupants if sit.enemy_in(h, side))
+    return known  # type: ignore[return-value]
+
+
+def _ezoc_closed(engine: Engine, side: str) -> frozenset[Hex]:
+    """The EZOC hexes no line of ``side`` enters (``supply.ezoc``): all of them, or (mode
+    ``blocked``) those where no friendly unit negates the EZOC for supply (remembered per
+    engine). Only hexes holding friendly units can be negated: those are looked at."""
+    key = ("supply_ezoc_closed", side)
+    known = engine.memo.get(key)
+    if known is None:
+        sit = engine.situation
+        zone = engine.enemy_zoc(side)
+        negated = set()
+        if engine.profile.supply.ezoc.mode != "enter_or_exit":
+            for h, here in sit.occupants.items():
+                if h in zone and any(u.side == side and negates(engine, u, "supply")
+                                     for u in here):
+                    negated.add(h)
+        known = engine.memo[key] = frozenset(zone).difference(negated)
+    return known  # type: ignore[return-value]
 
 
 def _position_kept[T](engine: Engine, key: str, make: Callable[[Engine], T]) -> T:
@@ -544,8 +571,11 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     while queue:
         state = queue.popleft()
         x = state[0]
-        if _settle(best, remaining, x, state):
-            break
+        best[x] = state  # _settle, inlined
+        if remaining is not None:
+            remaining.discard(x)
+            if not remaining:
+                break
         if x in closed and x not in initial:
             continue  # a source is only entered; any other hex must be open (_open)
         total = count[state] + per_hex
@@ -613,8 +643,12 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
         if d > count[state]:
             continue  # a state is pushed again only for less: this entry is stale
         x, used, leaves_by_road = state
-        if x not in best and _settle(best, remaining, x, state):
-            break
+        if x not in best:
+            best[x] = state  # _settle, inlined
+            if remaining is not None:
+                remaining.discard(x)
+                if not remaining:
+                    break
         if x in closed and x not in initial:
             continue  # a source is only entered; any other hex must be open (_open)
         base, entry = counts[x]
@@ -623,28 +657,29 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
         hits = limited.get(x) if limited else None
         if hits is not None and len(slot) != len(limits_all):
             hits = tuple(i for i in hits if i in slot)
+        # The limited hexes passed once x is entered: the same from every neighbour but
+        # by road, where one entered and left along roads is not counted (003 §10.3.2).
+        now_plain: tuple[int, ...] | None = used
+        now_road: tuple[int, ...] | None = used
+        if hits:
+            now_plain = now_road = _bumped(used, hits, slot, maxima, frozenset())
+            if leaves_by_road and not by_roads.isdisjoint(hits):
+                now_road = _bumped(used, hits, slot, maxima, by_roads)
         around = edges.get(x) or _neighbours(engine, edges, x)
         for y, side in around:
             if side is _PLAIN:
-                step, road = base, False
+                step, road, now = base, False, now_plain
             else:
                 if checks and not step_ok(y, x, side):
                     continue
                 step, road = base, side.road
+                now = now_road if road else now_plain
                 if side.road_count is not None:
                     step = side.road_count[0]
                 elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
                     step = side.crossing[0]
-            now = used
-            if hits:
-                bumped = list(used)
-                for i in hits:
-                    if i in by_roads and road and leaves_by_road:
-                        continue  # entered and left along roads: not counted (003 §10.3.2)
-                    bumped[slot[i]] += 1
-                if any(bumped[slot[i]] > maxima[i] for i in hits):
-                    continue
-                now = tuple(bumped)
+            if now is None:
+                continue  # more limited hexes than the limit allows
             total = d + step
             if limit is not None and total > limit:
                 continue
@@ -656,14 +691,17 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     return Lines(best, count, parent)
 
 
-def _settle(best: dict[Hex, _State], remaining: set[Hex] | None, x: Hex, state: _State
-            ) -> bool:
-    """Record the best state of ``x``; whether every target of the search is now reached."""
-    best[x] = state
-    if remaining is None:
-        return False
-    remaining.discard(x)
-    return not remaining
+def _bumped(used: tuple[int, ...], hits: tuple[int, ...], slot: dict[int, int],
+            maxima: dict[int, int], not_counted: Set[int]) -> tuple[int, ...] | None:
+    """The counts of limited hexes passed after entering one of the ``hits`` limits (less
+    those ``not_counted``), or ``None`` past a limit's maximum."""
+    bumped = list(used)
+    for i in hits:
+        if i not in not_counted:
+            bumped[slot[i]] += 1
+    if any(bumped[slot[i]] > maxima[i] for i in hits):
+        return None
+    return tuple(bumped)
 
 
 # -- the binding limit -------------------------------------------------------------------

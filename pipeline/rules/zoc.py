@@ -23,7 +23,7 @@ from pipeline.rules.terrain import prohibited_hexes, prohibiting, road_hexes
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates",
+__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates", "zoc_around",
            "zoc_closed_hexes", "zoc_effects", "zoc_reaches"]
 
 
@@ -102,6 +102,29 @@ def _reaches(engine: Engine, unit: Unit, into: Hex, unit_class: str,
             return into not in prohibited_hexes(engine, unit_class)
         return prohibiting(engine, unit.hex, into, unit_class) is None
     return True
+
+
+def zoc_around(engine: Engine, unit: Unit, unit_class: str) -> tuple[Hex, ...]:
+    """The neighbours of ``unit``'s hex its ZOC reaches (:func:`zoc_reaches`), for a unit
+    moving as ``unit_class`` (``""`` where ``zoc.reach`` does not read the class). What
+    it reaches depends only on the hex, the class and the map: worked out once per
+    position, for every engine."""
+    here = unit.hex
+    assert here is not None
+    key = ("zoc_around", unit_class)
+    by_hex = engine.situation.terrain_memo.get(key)
+    if by_hex is None:
+        by_hex = engine.situation.terrain_memo[key] = {}
+    assert isinstance(by_hex, dict)
+    known = by_hex.get(here)
+    if known is None:
+        # Across a bare hexside only the terrain entered stops it: those hexes, once.
+        closed = zoc_closed_hexes(engine, unit_class)
+        features = engine.situation.map.features
+        known = by_hex[here] = tuple(
+            n for n in engine.grid.adjacency[here]
+            if (zoc_reaches(engine, unit, n) if features(here, n) else n not in closed))
+    return known
 
 
 def zoc_closed_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:

@@ -9,6 +9,7 @@ profile's) and reads the profile keys it declares in :attr:`System.reads`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -79,6 +80,12 @@ class System:
         The default has none: every neighbour goes through :meth:`enter`.
         """
         return (), engine.grid.adjacency[move.hex]
+
+    def stepper(self, engine: Engine, query: MoveQuery) -> Callable[[Move], Steps]:
+        """:meth:`steps` for one question, as the search calls it at every state it
+        settles: a system may bind what the question's steps read once (the default asks
+        :meth:`steps`)."""
+        return functools.partial(self.steps, engine, query)
 
     @staticmethod
     def split_steps(engine: Engine, here: Hex,
