@@ -9,11 +9,14 @@ stretches wall times by waiting), with the range of the pair-by-pair ratios, the
 clock's median and range beside them, and each goal said met or not on both. The June '44
 and tactical systems read the same position too (their unit classes and feature names).
 
-Each timed call builds a fresh engine on the same position, which keeps the terrain costs
-of its map for every engine (``Situation.terrain_memo``: what a step or a line costs
-depends only on the map, chart and profile), as a position held by the studio or a game
-is asked many questions; the "new position" rows time a copy of the position each call,
-which works the terrain costs out again (a command answering one question).
+Each timed call builds a fresh engine on the same position, as a position held by the
+studio or a game is asked many questions. The position keeps for every engine what
+depends on it alone: the terrain costs of its map (``Situation.terrain_memo``: what a
+step or a line costs) and the facts its units set (``Situation.position_memo``: each
+side's zones of control, the hexes enemy units bar, where moves stop); each question's
+own work (its step tables, its search, supply's lines and their explanations) is timed.
+The "new position" rows time a copy of the position each call, which works all of it out
+again (a command answering one question).
 
 The scaling rows time the reachable set and supply on maps of 500, 2,000, 8,000 and
 32,000 hexes, as dense in units, roads and rivers as the bench map, and print how the time
@@ -164,14 +167,14 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
     movers = [u for u in sit.units if u.ma == 12.0 and u.side == "allied"][:10]
 
     def reach_all() -> None:
-        # A fresh engine on the held position: its ZOC and tables are part of the cost, the
-        # terrain costs the position keeps for every engine (Situation.terrain_memo) not.
+        # A fresh engine on the held position: its step tables and searches are the cost,
+        # not what the position keeps for every engine (terrain_memo, position_memo).
         engine = Engine(sit)
         for u in movers:
             engine.reachable(u.id)
 
     def reach_new() -> None:
-        # A new position (a copy of the situation): the terrain costs worked out again.
+        # A new position (a copy of the situation): everything worked out again.
         engine = Engine(dataclasses.replace(sit))
         for u in movers:
             engine.reachable(u.id)
@@ -286,7 +289,7 @@ def scaling_rows(rounds: int = SCALE_ROUNDS) -> list[Row]:
 
 
 def _reach_all(sit: Situation, movers: list[str]) -> None:
-    for u in movers:  # a fresh engine for each question, as the command line asks
+    for u in movers:  # a fresh engine for each question on the held position
         Engine(sit).reachable(u)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hex, HexGrid
@@ -82,22 +83,30 @@ class Engine:
         return self.system.zone_of_control(self, unit)
 
     def enemy_zoc(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
-        """Hexes in the ZOC of units not of ``side``, with the units exerting it."""
+        """Hexes in the ZOC of units not of ``side``, with the units exerting it (worked
+        out once per position: :attr:`~pipeline.rules.situation.Situation.position_memo`)."""
         known = self._zoc.get(side)
         if known is None:
-            found: dict[Hex, list[Unit]] = {}
-            zone = self.system.zone_of_control
-            for unit in self.situation.units:
-                if unit.side == side:
-                    continue
-                for h in zone(self, unit):
-                    here = found.get(h)
-                    if here is None:
-                        found[h] = [unit]
-                    else:
-                        here.append(unit)
-            known = self._zoc[side] = {h: tuple(us) for h, us in found.items()}
+            memo = self.situation.position_memo
+            kept = memo.get(("enemy_zoc", side))
+            if kept is None:
+                kept = memo[("enemy_zoc", side)] = self._zoc_of(side)
+            known = self._zoc[side] = cast("dict[Hex, tuple[Unit, ...]]", kept)
         return known
+
+    def _zoc_of(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
+        found: dict[Hex, list[Unit]] = {}
+        zone = self.system.zone_of_control
+        for unit in self.situation.units:
+            if unit.side == side:
+                continue
+            for h in zone(self, unit):
+                here = found.get(h)
+                if here is None:
+                    found[h] = [unit]
+                else:
+                    here.append(unit)
+        return {h: tuple(us) for h, us in found.items()}
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
         """Whether a hex is in an enemy ZOC for ``side``."""

@@ -177,9 +177,10 @@ class Kernel(System):
         return last
 
     def _remembered(self, engine: Engine) -> frozenset[Hex]:
-        known = engine.memo.get(("kernel_remembered",))
+        memo = engine.situation.position_memo
+        known = memo.get(("kernel_remembered", self.name))
         if known is None:
-            known = engine.memo[("kernel_remembered",)] = self.remembered_hexes(engine)
+            known = memo[("kernel_remembered", self.name)] = self.remembered_hexes(engine)
         return cast("frozenset[Hex]", known)
 
     def remembered_hexes(self, engine: Engine) -> frozenset[Hex]:
@@ -191,13 +192,14 @@ class Kernel(System):
     def _crowded(engine: Engine) -> frozenset[Hex]:
         """Hexes where a lone mover's stacking needs a look: those holding units, or
         markers when some markers count (``stacking.markers``)."""
-        known = engine.memo.get(("kernel_crowded",))
+        memo = engine.situation.position_memo
+        known = memo.get(("kernel_crowded",))
         if known is None:
             sit = engine.situation
             hexes = set(sit.occupants)
             if engine.profile.stacking.markers:
                 hexes.update(m.hex for m in sit.markers if m.hex is not None)
-            known = engine.memo[("kernel_crowded",)] = frozenset(hexes)
+            known = memo[("kernel_crowded",)] = frozenset(hexes)
         return cast("frozenset[Hex]", known)
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
@@ -246,9 +248,11 @@ class Kernel(System):
         return barred
 
     def _enemy_barred(self, engine: Engine, side: str) -> dict[Hex, Verdict]:
-        """The enemy hexes a unit of ``side`` may not enter (``movement.enemy_hexes``)."""
+        """The enemy hexes a unit of ``side`` may not enter (``movement.enemy_hexes``):
+        a fact of the position (:attr:`~pipeline.rules.situation.Situation.position_memo`)."""
         key = ("enemy_barred", side)
-        known = engine.memo.get(key)
+        memo = engine.situation.position_memo
+        known = memo.get(key)
         if known is None:
             rule = engine.profile.movement.enemy_hexes
             refusal = Verdict(False, engine.cite(rule.cite), None, "holds an enemy unit")
@@ -259,15 +263,16 @@ class Kernel(System):
                         any(selects(engine, s, e) for s in rule.except_holding_only)
                         for e in enemies)):
                     found[h] = refusal
-            known = engine.memo[key] = found
+            known = memo[key] = found
         return cast("dict[Hex, Verdict]", known)
 
     @staticmethod
     def _ezoc_hexes(engine: Engine, side: str) -> frozenset[Hex]:
         key = ("ezoc_hexes", side)
-        known = engine.memo.get(key)
+        memo = engine.situation.position_memo
+        known = memo.get(key)
         if known is None:
-            known = engine.memo[key] = frozenset(engine.enemy_zoc(side))
+            known = memo[key] = frozenset(engine.enemy_zoc(side))
         return cast("frozenset[Hex]", known)
 
     def stopping(self, engine: Engine, unit: Unit
@@ -277,7 +282,8 @@ class Kernel(System):
         rules = engine.profile.movement.stops
         signature = (unit.side, *(i for i, r in enumerate(rules) if selects(engine, r, unit)))
         key = ("stopping", signature)
-        known = engine.memo.get(key)
+        memo = engine.situation.position_memo  # the map's and the markers': the position's
+        known = memo.get(key)
         if known is None:
             sit = engine.situation
             found: dict[Hex, Verdict] = {}
@@ -294,7 +300,7 @@ class Kernel(System):
                 for h in hexes:
                     found.setdefault(h, Verdict(False, engine.cite(rule.cite), engine.name(h),
                                                 f"the move must stop on entering {engine.name(h)}"))
-            known = engine.memo[key] = found
+            known = memo[key] = found
         return cast("dict[Hex, Verdict]", known), signature
 
     @staticmethod

@@ -226,6 +226,13 @@ class Situation:
         return {}
 
     @cached_property
+    def position_memo(self) -> dict[tuple[object, ...], object]:
+        """The facts of the position that many questions share and that depend on its
+        units too (each side's zones of control, the hexes enemy units bar, where moves
+        stop): worked out once per position. Answers to questions are not kept here."""
+        return {}
+
+    @cached_property
     def occupants(self) -> dict[Hex, tuple[Unit, ...]]:
         """Units on the map by hex."""
         found: dict[Hex, list[Unit]] = {}

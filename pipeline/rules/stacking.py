@@ -47,7 +47,8 @@ def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
 def once_left_hexes(engine: Engine) -> dict[Hex, int]:
     """The hexes a unit may not stack again after leaving (``hex_limits`` with
     ``once_left``, 000 §11.2.1), with the index of their entry."""
-    known = engine.memo.get(("once_left_hexes",))
+    memo = engine.situation.position_memo  # the map's and the markers': the position's
+    known = memo.get(("once_left_hexes",))
     if known is None:
         found: dict[Hex, int] = {}
         for i, special in enumerate(engine.profile.stacking.hex_limits):
@@ -60,7 +61,7 @@ def once_left_hexes(engine: Engine) -> dict[Hex, int]:
             for h in candidates:
                 if h is not None and h not in found and _in_hex_limit(engine, special, h):
                     found[h] = i
-        known = engine.memo[("once_left_hexes",)] = found
+        known = memo[("once_left_hexes",)] = found
     return known  # type: ignore[return-value]
 
 

@@ -347,21 +347,24 @@ def _closed(engine: Engine, side: str, relaxed: frozenset[str] = frozenset()
 
 
 def _enemy_hexes(engine: Engine, side: str) -> frozenset[Hex]:
-    """The hexes holding a unit not of ``side`` (remembered per engine)."""
+    """The hexes holding a unit not of ``side`` (a fact of the position, kept for its
+    engines: :attr:`~pipeline.rules.situation.Situation.position_memo`)."""
     key = ("supply_enemy_hexes", side)
-    known = engine.memo.get(key)
+    memo = engine.situation.position_memo
+    known = memo.get(key)
     if known is None:
         sit = engine.situation
-        known = engine.memo[key] = frozenset(h for h in sit.occupants if sit.enemy_in(h, side))
+        known = memo[key] = frozenset(h for h in sit.occupants if sit.enemy_in(h, side))
     return known  # type: ignore[return-value]
 
 
 def _ezoc_closed(engine: Engine, side: str) -> frozenset[Hex]:
     """The EZOC hexes no line of ``side`` enters (``supply.ezoc``): all of them, or (mode
-    ``blocked``) those where no friendly unit negates the EZOC for supply (remembered per
-    engine). Only hexes holding friendly units can be negated: those are looked at."""
+    ``blocked``) those where no friendly unit negates the EZOC for supply (a fact of the
+    position). Only hexes holding friendly units can be negated: those are looked at."""
     key = ("supply_ezoc_closed", side)
-    known = engine.memo.get(key)
+    memo = engine.situation.position_memo
+    known = memo.get(key)
     if known is None:
         sit = engine.situation
         zone = engine.enemy_zoc(side)
@@ -371,7 +374,7 @@ def _ezoc_closed(engine: Engine, side: str) -> frozenset[Hex]:
                 if h in zone and any(u.side == side and negates(engine, u, "supply")
                                      for u in here):
                     negated.add(h)
-        known = engine.memo[key] = frozenset(zone).difference(negated)
+        known = memo[key] = frozenset(zone).difference(negated)
     return known  # type: ignore[return-value]
 
 
