@@ -59,3 +59,26 @@ def test_a_second_engine_answers_as_the_first_and_as_a_fresh_position(system: st
     assert any(first[u].costs for u in movers)
     assert Engine(situation).supply() == supply
     assert Engine(dataclasses.replace(situation)).supply() == supply
+
+
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_the_facts_of_the_position_are_worked_out_once_and_as_anew(system: str) -> None:
+    """Each side's ZOC, the hexes enemy units bar and the stops are the position's
+    (``Situation.position_memo``): a second engine gets the same objects, a copy of the
+    position works out equal ones."""
+    situation = case_from_data(position(system, 5)).situation
+    first, second = Engine(situation), Engine(situation)
+    fresh = Engine(dataclasses.replace(situation))
+    for side in ("allied", "german"):
+        zone = first.enemy_zoc(side)
+        assert second.enemy_zoc(side) is zone
+        assert fresh.enemy_zoc(side) == zone and fresh.enemy_zoc(side) is not zone
+        # Every hex in it is next to an exerting unit of the other side (a ZOC extends
+        # into the adjacent hexes: 000 §6.0, 001 §6.0, 003 §7.1).
+        for h, units in zone.items():
+            assert units and all(u.side != side and u.hex is not None
+                                 and first.grid.adjacent(u.hex, h) for u in units)
+    assert ("enemy_zoc", "allied") in situation.position_memo
+    mover = next(u.id for u in situation.units if u.side == "allied")
+    first.reachable(mover)
+    assert any(k[0] == "enemy_barred" for k in situation.position_memo)
