@@ -1,11 +1,12 @@
 # bocage: the human entry points. `make demo` runs the pipeline on the bundled sample,
-# `make test` runs the test suite (what CI runs), `make bench` prints benchmark ratios.
+# `make test` the test suite but its slow part (`make test-slow`; CI runs both), `make
+# bench` prints benchmark ratios.
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTHON ?= $(shell tools/find-python)
 
-.PHONY: setup demo test typecheck bench docs clean
+.PHONY: setup demo test test-slow typecheck bench docs clean
 
 setup: $(STAMP)
 
@@ -35,21 +36,27 @@ DEMO   := build/demo
 demo: $(STAMP)
 	$(BOCAGE) demo $(DEMO)
 
-# ruff (the rules in pyproject.toml) and mypy first: a lint or type error fails at once.
-# The tests that drive Chromium (marked `browser`) run in a process of their own beside
-# the rest, with a temporary folder of their own (two runs cleaning one would collide);
-# the rest run on every core (pytest-xdist: they share no files or ports). The browser
-# tests' output follows the rest's, and either failing fails the target.
+# ruff (the rules in pyproject.toml) and mypy first: a lint or type error fails at once,
+# then the tests on every core (pytest-xdist: they share no files or ports). `make test`
+# leaves out the tests marked `slow` (each reads a whole map with the terrain learner, or
+# runs a whole command end to end: seconds to a minute each); `make test-slow` runs them,
+# and CI runs both. There the tests that drive the studio in Chromium (marked `browser`)
+# run in a process of their own beside the rest, with a temporary folder of their own
+# (two runs cleaning one would collide); their output follows the rest's, and either
+# failing fails the target.
 test: $(STAMP)
 	$(PY) -m ruff check
 	$(PY) -m mypy
+	$(PY) -m pytest -q -n auto -m "not slow"
+
+test-slow: $(STAMP)
 	@mkdir -p build
-	@$(PY) -m pytest -q -m browser -p no:cacheprovider --basetemp=build/pytest-browser \
-	    > build/browser-tests.log 2>&1 & \
+	@$(PY) -m pytest -q -m "slow and browser" -p no:cacheprovider \
+	    --basetemp=build/pytest-browser > build/browser-tests.log 2>&1 & \
 	browser=$$!; \
-	$(PY) -m pytest -q -n auto -m "not browser"; rest=$$?; \
+	$(PY) -m pytest -q -n auto -m "slow and not browser"; rest=$$?; \
 	wait $$browser; status=$$?; \
-	echo "== tests that drive Chromium =="; cat build/browser-tests.log; \
+	echo "== tests that drive the studio in Chromium =="; cat build/browser-tests.log; \
 	test $$rest -eq 0 && test $$status -eq 0
 
 bench: $(STAMP)

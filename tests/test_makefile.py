@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import shutil
 import subprocess
 import sys
@@ -34,3 +36,24 @@ def test_make_setup_says_which_package_brings_venv_when_it_is_missing(tmp_path):
             " is missing.") in done.stdout
     assert f"On Debian or Ubuntu: sudo apt install python{version}-venv" in done.stdout
     assert not (project / ".venv").exists()  # nothing half made
+
+
+def _selections(target: str) -> list[str]:
+    """The ``-m`` marker expressions of the pytest runs in a Makefile target's recipe."""
+    text = (ROOT / "Makefile").read_text()
+    recipe = re.search(rf"^{re.escape(target)}:.*\n((?:\t.*\n)+)", text, re.M)
+    assert recipe is not None, f"the Makefile has no {target} target"
+    return re.findall(r'-m pytest [^\n]*?-m "([^"]+)"', recipe.group(1).replace("\\\n", " "))
+
+
+def test_make_test_and_make_test_slow_together_run_every_test_once():
+    """CI runs both targets; every test, whatever its marks, is selected by exactly one run
+    of one of them (the marker expressions are pytest's and, or and not, as Python's)."""
+    ci = (ROOT / ".ci" / "run").read_text().split("\n")
+    assert "make test" in ci and "make test-slow" in ci
+    runs = _selections("test") + _selections("test-slow")
+    assert runs == ["not slow", "slow and browser", "slow and not browser"]
+    for slow, browser in itertools.product((False, True), repeat=2):
+        marks = {"slow": slow, "browser": browser}
+        chosen = [r for r in runs if eval(r, {"__builtins__": {}}, marks)]
+        assert len(chosen) == 1, (marks, chosen)

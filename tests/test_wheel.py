@@ -24,6 +24,8 @@ import pytest
 from pipeline.bundle import bundled_files
 from tests.needs import missing
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

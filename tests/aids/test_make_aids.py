@@ -14,6 +14,7 @@ from pipeline.cli.aids import aids
 from .conftest import MAPS, pdf_pages, pdf_text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["demo", "omaha", "june44", "cobra", "tactical"])
 def test_aids_for_every_game(tmp_path, game):
     written = make_aids(MAPS / game, tmp_path / "aids", "letter", map_dpi=24)
@@ -87,6 +88,7 @@ def test_aids_set_text_in_regular_and_headings_in_bold_every_font_embedded(tmp_p
     assert {"DejaVuSansCondensed", "DejaVuSans-Bold"} <= names  # body text and headings
 
 
+@pytest.mark.slow
 def test_the_help_names_every_aid_it_writes(tmp_path):
     """Every file make_aids writes, for every game, is named in ``bocage aids --help``."""
     text = CliRunner().invoke(aids, ["--help"], terminal_width=100).output

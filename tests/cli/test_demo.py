@@ -26,6 +26,8 @@ from pipeline.bundle import bundled_files
 from pipeline.cli import cli
 from pipeline.cli.demo import DEFAULT_FOLDER, OUTPUTS, SAMPLE, demo, stages
 
+pytestmark = pytest.mark.slow
+
 BOCAGE = [sys.executable, "-m", "pipeline.cli"]
 
 

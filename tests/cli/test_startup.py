@@ -44,6 +44,7 @@ def test_the_root_command_imports_no_heavy_library(args: list[str]) -> None:
     assert heavy == []
 
 
+@pytest.mark.slow
 def test_a_subcommand_loads_what_it_needs() -> None:
     # The probe is honest: running a subcommand does import its libraries.
     loaded = _loaded("digitize", "--help")

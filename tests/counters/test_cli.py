@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from PIL import Image
 
@@ -141,6 +142,7 @@ def test_a_style_colouring_every_side_says_nothing(tmp_path):
         assert image.convert("RGB").getpixel((2, 2)) == (0xcc, 0x33, 0x33)
 
 
+@pytest.mark.slow
 def test_render_on_two_workers_writes_what_one_writes(tmp_path):
     rows = "".join(f"u{i},{'allied' if i % 2 else 'german'},infantry,{i % 9},{i % 5},4\n"
                    for i in range(150))

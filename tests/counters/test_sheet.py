@@ -63,6 +63,7 @@ def _write(tmp_path: Path, units, style, options: SheetOptions) -> tuple[Path, o
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("paper", "duplex"), [("letter", "long"), ("a4", "short")])
 def test_counters_at_their_physical_place_and_size_backs_behind_fronts(
         tmp_path, coloured, paper, duplex):
@@ -198,6 +199,7 @@ def test_a_print_run_over_the_page_limit_is_refused_before_it_is_laid_out():
         plan_sheets(1_000_000_000, SheetOptions(paper="letter"))
 
 
+@pytest.mark.slow
 def test_a_long_manifest_is_drawn_sheet_by_sheet_not_held(tmp_path):
     import tracemalloc
 

@@ -96,6 +96,7 @@ def _apart(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_printed_counter_is_the_png_face(tmp_path, game):
     """The PDF page rasterised by poppler, face by face, against the PNG from the same layout.

@@ -108,9 +108,19 @@ def demo_clean(demo: MapData) -> RoundTrip:
 
 
 @pytest.fixture(scope="session")
-def demo_scanned(demo: MapData) -> RoundTrip:
-    """The demo map in flat fills, scanned badly."""
-    return round_trip(demo, RenderStyle(hex_size=48.0), SCANNED)
+def demo_scan(demo: MapData) -> tuple[Rendered, Scan]:
+    """The demo map in flat fills, scanned badly, not digitized: for the tests of what is
+    refused, which need a scan and not a reading of it."""
+    rendered = render_map(demo, RenderStyle(hex_size=48.0))
+    return rendered, simulate_scan(rendered.image, SCANNED)
+
+
+@pytest.fixture(scope="session")
+def demo_scanned(demo: MapData, demo_scan: tuple[Rendered, Scan]) -> RoundTrip:
+    """The demo map in flat fills, scanned badly (``demo_scan``), and digitized."""
+    rendered, scan = demo_scan
+    legend = legend_from_map(demo, colours=printed_colours(demo, RenderStyle(hex_size=48.0)))
+    return RoundTrip(demo, rendered, scan, digitize_scan(scan.image, legend), 48.0)
 
 
 @pytest.fixture(scope="session")

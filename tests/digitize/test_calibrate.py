@@ -118,6 +118,7 @@ def test_a_given_layout_is_refined_on_the_image(demo, stretched):
     assert _errors(fit, rendered, scan).max() <= 0.03
 
 
+@pytest.mark.slow
 def test_the_grid_file_must_match_what_the_scan_shows(demo_scanned: RoundTrip, demo):
     spec = demo.boards[0].grid.model_dump() | {"cols": 24}
     with pytest.raises(GridError, match=r"found 550 hexes in 25 columns x 22 rows on the scan,"
@@ -129,6 +130,7 @@ def test_the_grid_file_must_match_what_the_scan_shows(demo_scanned: RoundTrip, d
         calibrate(demo_scanned.scan.image, spec=grid_from_data(stagger))
 
 
+@pytest.mark.slow
 def test_pointy_orientation_in_the_grid_file_must_match(demo_scanned: RoundTrip):
     spec = {"orientation": "pointy", "numbering": {"stagger": "even-right"}, "cols": 25,
             "rows": 22}
@@ -153,6 +155,7 @@ def test_a_grid_file_that_is_not_a_grid_is_a_data_error():
         grid_from_data({"kind": "rules"})
 
 
+@pytest.mark.slow
 def test_small_hexes_on_a_big_scan_are_found_in_the_middle():
     sample = sample_map("flat", 40, 60, seed=3)
     image = render_map(sample, RenderStyle(hex_size=26.0, supersample=1)).image

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from pipeline.cli.digitize import digitize
 from pipeline.model import load_map
+from pipeline.render import Rendered, Scan
 
 from .conftest import DEMO_MAP, RoundTrip
 
@@ -22,12 +23,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def scan_file(tmp_path_factory: pytest.TempPathFactory, demo_scanned: RoundTrip) -> Path:
+def scan_file(tmp_path_factory: pytest.TempPathFactory, demo_scan: tuple[Rendered, Scan]
+              ) -> Path:
     path = tmp_path_factory.mktemp("scan") / "scan.png"
-    cv2.imwrite(str(path), cv2.cvtColor(demo_scanned.scan.image, cv2.COLOR_RGB2BGR))
+    cv2.imwrite(str(path), cv2.cvtColor(demo_scan[1].image, cv2.COLOR_RGB2BGR))
     return path
 
 
+@pytest.mark.slow
 def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
     out, geo, over = tmp_path / "map.json", tmp_path / "map.geojson", tmp_path / "check.png"
     code, stdout, stderr = run(str(scan_file), "--legend", str(DEMO_MAP), "--out", str(out),
@@ -48,6 +51,7 @@ def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
                                                           "map.hexsides.geojson", "map.json"]
 
 
+@pytest.mark.slow
 def test_json_summary_and_quiet(tmp_path, scan_file):
     code, stdout, _ = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
                           "--json")
@@ -61,12 +65,13 @@ def test_json_summary_and_quiet(tmp_path, scan_file):
     assert code == 0 and stdout == "" and stderr == ""
 
 
-def test_anchors_and_grid_file(tmp_path, scan_file, demo_scanned: RoundTrip):
-    grid = demo_scanned.rendered.grid
+@pytest.mark.slow
+def test_anchors_and_grid_file(tmp_path, scan_file, demo_scan: tuple[Rendered, Scan]):
+    grid = demo_scan[0].grid
     anchors = []
     for i in ("0101", "2501", "0122"):
         x, y = grid.center(grid.hex(i))
-        sx, sy = demo_scanned.scan.to_scan(np.array([x]), np.array([y]))
+        sx, sy = demo_scan[1].to_scan(np.array([x]), np.array([y]))
         anchors += ["--anchor", f"{i}={sx[0] + 1.5:.1f},{sy[0] - 1.0:.1f}"]
     out = tmp_path / "map.json"
     code, stdout, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(out),
@@ -127,6 +132,7 @@ def test_contradicting_anchors(tmp_path, scan_file):
     (["--symbol", "town=0101"], "--symbol town=0101: hex 0101 shows nothing but its ground"),
     (["--symbol", "town=9999"], "--symbol town=9999: hex '9999' is not on the map"),
 ])
+@pytest.mark.slow
 def test_bad_options(tmp_path, scan_file, args, message):
     err = _bad(tmp_path, str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
                *args)
@@ -169,6 +175,7 @@ def test_help_names_every_option():
         assert option in stdout
 
 
+@pytest.mark.slow
 def test_cols_and_rows_choose_the_map_and_the_grid_options_override_the_file(tmp_path,
                                                                            scan_file):
     out = tmp_path / "map.json"
@@ -204,6 +211,7 @@ def test_grid_options_that_do_not_make_a_grid_are_refused(tmp_path, scan_file, a
     assert not (tmp_path / "m.json").exists()
 
 
+@pytest.mark.slow
 def test_samples_suggestions_and_a_starter_legend(tmp_path, scan_file, demo_scanned: RoundTrip):
     """Samples teach a terrain the legend has no colour for; --suggest names hexes not shown;
     --write-legend writes a legend bocage reads back, with the colour the scan showed."""
@@ -233,6 +241,7 @@ def test_samples_suggestions_and_a_starter_legend(tmp_path, scan_file, demo_scan
     assert str(starter) in summary["written"]
 
 
+@pytest.mark.slow
 def test_train_on_the_checked_hexes_of_a_corrected_map(tmp_path, scan_file):
     corrected = json.loads(DEMO_MAP.read_text())
     out = tmp_path / "m.json"

@@ -88,6 +88,7 @@ def _check(name: str, fit: GridFit, record: Any = None) -> tuple[float, float]:
     return float(errors.mean()), float(errors.max())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_every_hex_is_found_and_numbered_with_the_grid_as_printed(name, record_property):
     fit = calibrate(_scan(name), spec=_spec(name), source=name)
@@ -97,6 +98,7 @@ def test_every_hex_is_found_and_numbered_with_the_grid_as_printed(name, record_p
     assert worst <= 0.03, f"{name}: max centre error {worst:.2%} (mean {mean:.2%})"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_columns_and_rows_alone_choose_the_field(name):
     # Orientation and stagger read off the scan; only the size given (--cols/--rows).
@@ -116,6 +118,7 @@ def test_the_photo_is_fitted_through_a_lens():
     assert calibrate(_scan("keybox"), spec=_spec("keybox")).lens is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_two_anchors_never_grow_the_grid_over_the_key(name):
     # The anchored corner hexes; no size given. On the keybox the key's hexes and the

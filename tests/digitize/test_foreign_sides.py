@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import foreign  # noqa: E402  (bench/foreign.py, the bench's own runner)
 
+pytestmark = pytest.mark.slow
+
 MAPS = foreign.MAPS
 LINES = {"river", "road", "secondary_road", "railroad", "obstacle_green", "obstacle_orange",
          "obstacle_brown"}

@@ -31,6 +31,8 @@ from pipeline.render import (
 
 from .conftest import DEMO_MAP
 
+pytestmark = pytest.mark.slow
+
 STYLE = RenderStyle(hex_size=48.0)  # flat fills: each hex's pixels show its terrain's colour
 
 

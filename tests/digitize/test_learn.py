@@ -19,6 +19,7 @@ from bench.foreign import MAPS, candidate, foreign_folder, load_setup, read_map,
 from pipeline.digitize import digitize_scan, legend_from_data, legend_from_map
 from pipeline.errors import DataError
 from pipeline.model import MapData
+from pipeline.render import Scan
 from tests.needs import missing
 
 FOREIGN = foreign_folder()
@@ -53,6 +54,7 @@ def _accuracy(name: str, extra: tuple[tuple[str, str], ...] = ()) -> float:
     return float(_read(name, extra)[2]["terrain"]["accuracy"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_three_samples_a_terrain_read_every_foreign_map(name: str):
     _, _, score = _read(name)
@@ -60,6 +62,7 @@ def test_three_samples_a_terrain_read_every_foreign_map(name: str):
     assert score["terrain"]["accuracy"] >= FLOOR, (name, score["terrain"]["top_confusions"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_confidence_is_calibrated(name: str):
     """Of the hexes read at confidence 0.9 or more, at least 90% are right."""
@@ -72,6 +75,7 @@ def test_confidence_is_calibrated(name: str):
     assert len(right) >= 0.9 * len(sure)
 
 
+@pytest.mark.slow
 def test_ten_suggested_labels_raise_the_worst_map():
     worst = min(MAPS, key=_accuracy)
     result, truth, _ = _read(worst)
@@ -83,6 +87,7 @@ def test_ten_suggested_labels_raise_the_worst_map():
     assert _accuracy(worst, labels) > _accuracy(worst), worst
 
 
+@pytest.mark.slow
 def test_key_swatches_alone_teach_the_keybox_map():
     """The printed key's swatches, as pixel boxes, are examples enough (no sample hex)."""
     folder = _need_bench()
@@ -98,28 +103,29 @@ def test_key_swatches_alone_teach_the_keybox_map():
 # -- on bocage's own demo scan: the examples' errors and warnings ----------------------------
 
 
-def test_a_sample_off_the_grid_is_one_line(demo_scanned: Any, demo: MapData):
+def test_a_sample_off_the_grid_is_one_line(demo_scan: tuple[Any, Scan], demo: MapData):
     legend = legend_from_map(demo)
     with pytest.raises(DataError, match=r"--sample: hex '9999' is not on the map \(25 columns"):
-        digitize_scan(demo_scanned.scan.image, legend, samples={"woods": ["9999"]})
+        digitize_scan(demo_scan[1].image, legend, samples={"woods": ["9999"]})
 
 
-def test_a_sample_of_a_terrain_the_legend_lacks(demo_scanned: Any, demo: MapData):
+def test_a_sample_of_a_terrain_the_legend_lacks(demo_scan: tuple[Any, Scan], demo: MapData):
     legend = legend_from_map(demo, "legend.json")
     with pytest.raises(DataError, match=r"legend.json: terrain.wods: --sample names terrain"
                                         r" 'wods', which the legend does not have \(did you mean"
                                         r" 'woods'\?\)"):
-        digitize_scan(demo_scanned.scan.image, legend, samples={"wods": ["1403"]})
+        digitize_scan(demo_scan[1].image, legend, samples={"wods": ["1403"]})
 
 
-def test_a_key_box_outside_the_image_is_one_line(demo_scanned: Any, demo: MapData):
+def test_a_key_box_outside_the_image_is_one_line(demo_scan: tuple[Any, Scan], demo: MapData):
     legend = legend_from_map(demo)
-    h, w = demo_scanned.scan.image.shape[:2]
+    h, w = demo_scan[1].image.shape[:2]
     with pytest.raises(DataError, match=f"--key: the box {w - 10},5,40,40 is not inside the"
                                         f" image \\({w} x {h} px\\)"):
-        digitize_scan(demo_scanned.scan.image, legend, key={"woods": [(w - 10, 5, 40, 40)]})
+        digitize_scan(demo_scan[1].image, legend, key={"woods": [(w - 10, 5, 40, 40)]})
 
 
+@pytest.mark.slow
 def test_a_terrain_found_nowhere_is_a_warning(demo_scanned: Any, demo: MapData):
     data = {"terrain": {n: t.color for n, t in demo.terrain_types.items()},
             "features": {n: {"kind": f.kind, "color": f.color}
@@ -165,6 +171,7 @@ def test_suggestions_prefer_whole_hexes_to_mixed_ones():
     assert suggest(reading, 1, whole=np.array([0.5, 1.0, 1.0, 1.0])) == [1]
 
 
+@pytest.mark.slow
 def test_suggested_hexes_on_the_bench_are_mostly_of_one_terrain():
     for name in ("halftone", "dense"):
         result, truth, _ = _read(name)
@@ -175,6 +182,7 @@ def test_suggested_hexes_on_the_bench_are_mostly_of_one_terrain():
         assert float(np.median(shares)) >= 0.88, (name, shares)
 
 
+@pytest.mark.slow
 def test_the_reading_is_the_same_on_one_thread_and_on_two():
     """The trees' answers are added up in the trees' order, not as threads finish, so a
     map reads the same however many threads apply the forest. (The race this guards

@@ -25,6 +25,9 @@ from pipeline.model import MapData, dumps, map_from_data
 
 from .conftest import RoundTrip
 
+# Each test reads what the digitizer made of the demo scan (seconds to make, once a run).
+pytestmark = pytest.mark.slow
+
 
 def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
     doc = demo_scanned.result.map

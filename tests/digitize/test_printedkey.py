@@ -41,6 +41,7 @@ def _terrain(rendered) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(rendered.key)
 
 
+@pytest.mark.slow
 def test_every_swatch_of_a_printed_key_is_found_by_its_label():
     _, rendered, scan = _keybox_sheet()
     fit = calibrate(scan.image, spec=dataclasses.replace(rendered.grid, layout=None))
@@ -79,6 +80,7 @@ def test_the_option_of_a_swatch_is_the_key_option_that_gives_it():
     assert swatch.option() == "woods=1815,291.5,59,48"
 
 
+@pytest.mark.slow
 def test_key_auto_alone_reads_the_foreign_keybox_map():
     # The keybox map of the foreign bench (a key, a title block and a turn track inside the
     # image), with no sample hex: the key's seven swatches teach the whole reading.

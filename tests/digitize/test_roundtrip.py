@@ -14,6 +14,8 @@ import pytest
 
 from .conftest import RoundTrip, centre_errors, feature_counts, terrain_accuracy
 
+pytestmark = pytest.mark.slow
+
 TRIPS = ["demo_clean", "demo_scanned", "demo_printed", "pointy_printed", "flat_sample"]
 SCANNED = ["demo_scanned", "demo_printed", "pointy_printed", "flat_sample"]
 

@@ -97,6 +97,7 @@ def seeded() -> Counts:
     return pooled(SEEDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_printed_hexside_features_reach_99_percent_pooled_over_seeds(seeded: Counts, kind: str):
     tp, found, drawn = seeded[kind]

@@ -194,6 +194,7 @@ def _photograph(image: np.ndarray, points: np.ndarray, k1: float, seed: int = 0
     (RenderStyle(hex_size=HEX, grid_color="#f6f6f0", grid_width=0.05, palette=SATURATED,
                  ids=True, id_color="#f6f6f0"), -0.03),
 ])
+@pytest.mark.slow
 def test_a_phone_photo_of_the_sheet_is_fitted_through_its_lens(style, k1):
     rendered = render_map(_map("flat", 22, 15, seed=9), style)
     g = rendered.grid
@@ -216,6 +217,7 @@ def test_a_phone_photo_of_the_sheet_is_fitted_through_its_lens(style, k1):
     assert (np.hypot(*(plain - want).T) / width).mean() > 0.01
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 @pytest.mark.parametrize("name", SAMPLES)
 def test_the_render_benchs_sample_sheets_are_calibrated_as_printed(name, seed):

@@ -132,6 +132,7 @@ def job_states(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     return job, pristine, old, new, int(count.read_text())
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_old_or_new_and_the_next_run_cleans_up(job_states, tmp_path):
     job, pristine, old, new, count = job_states
     seen = []
@@ -151,6 +152,7 @@ def test_a_killed_run_leaves_old_or_new_and_the_next_run_cleans_up(job_states, t
     assert "old" in seen and "new" in seen  # the kills fell on both sides of the swap
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_130_in_one_line_and_leaves_the_old_output(job_states, tmp_path):
     job, pristine, old, new, count = job_states
     for at in _points(count)[1:-1]:  # while it is working

@@ -58,6 +58,7 @@ def test_the_rules_answer_on_it(folder):
     assert "Movement" in {line.topic for line in lines} <= set(TOPICS)
 
 
+@pytest.mark.slow
 def test_the_aids_are_printed_from_it(folder, tmp_path):
     written = {p.name for p in make_aids(folder, tmp_path / "aids", map_dpi=12, png_dpi=30)}
     assert {"tec.pdf", "tec.png", "map.pdf"} <= written
@@ -66,6 +67,7 @@ def test_the_aids_are_printed_from_it(folder, tmp_path):
     assert ("track.pdf" in written or "track-campaign.pdf" in written) == bool(folder.scenarios())
 
 
+@pytest.mark.slow
 def test_a_module_is_built_from_it(folder, tmp_path):
     # The folders hold no board scans yet: each board is drawn from the map data, and the
     # counters are plain faces, as a builder's first module would be.

@@ -672,6 +672,7 @@ def test_hexes_are_listed_column_by_column_or_row_by_row():
     assert f.describe_extent() == "2 columns x 2 rows, 0101 to 0202"
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(grids(max_size=6, affine=True), st.data())
 def test_hexes_in_with_a_tiny_fraction_keeps_only_hexes_that_overlap_the_region(g, data):

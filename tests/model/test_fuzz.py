@@ -122,6 +122,7 @@ def mutated(draw: st.DrawFn, source: Path) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", sorted(LOADERS), ids=lambda p: p.name)
 @FUZZ
 @given(data=st.data())
@@ -130,6 +131,7 @@ def test_mutated_documents_load_or_fail_on_one_line(source, data):
     outcome(lambda: LOADERS[source](doc, "fuzz.json"), "fuzz.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", sorted(LOADERS), ids=lambda p: p.name)
 @FUZZ
 @given(shape=JSON, kind=st.sampled_from(["map", "rules", "scenario", "position", None]))
@@ -231,6 +233,7 @@ def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "maps" / "demo"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", [DEMO_SCENARIO, DEMO_POSITION, DEMO_RULES],
                          ids=lambda p: p.name)
 @settings(parent=FUZZ, max_examples=60)  # each example loads the whole folder

@@ -276,6 +276,7 @@ def test_selectors_roles_and_phases_of_the_cobra_profile_003():
 SUITE = ROOT / "tests" / "rules" / "scenarios"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["fm_omaha", "june44", "cobra", "tactical"])
 def test_every_cost_in_the_rules_scenario_suite_is_a_cost(system):
     # The hand-derived cases (SCENARIOS.md §2.2) use the same cost forms as profiles.

@@ -27,6 +27,7 @@ def made():  # type: ignore[no-untyped-def]
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_sample_sheet_is_the_same_for_the_same_seed_and_differs_for_another(made, name):
     _sheet, rendered, scan, _ = made[name]
@@ -38,6 +39,7 @@ def test_a_sample_sheet_is_the_same_for_the_same_seed_and_differs_for_another(ma
                                                                             rendered.image)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_sample_sheet_records_its_truth(made, name):
     sheet, rendered, scan, _ = made[name]
@@ -82,6 +84,7 @@ def test_sample_sheets_are_quick_to_make(made, capsys):
     assert all(t > 0 for *_, t in made.values())
 
 
+@pytest.mark.slow
 def test_every_style_draws_the_same_map_data():
     demo = load_map(DEMO_MAP)
     pictures = {name: render_map(demo, style_for(name, demo, hex_size=30.0, seed=1))

@@ -25,6 +25,7 @@ def truth(request):  # type: ignore[no-untyped-def]
     return sheet, rendered, scan, truth_document(rendered, scan)
 
 
+@pytest.mark.slow
 def test_centres_are_the_captures_exact_transform_of_the_printed_ones(truth):
     _, rendered, scan, doc = truth
     grid = rendered.grid

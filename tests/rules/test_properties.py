@@ -107,6 +107,7 @@ def _replay(engine: Engine, unit_id: str, path: list[Hex]) -> list[float]:
     return spent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 @PROPERTY
 @given(seed=st.integers(0, 10**9))
@@ -122,6 +123,7 @@ def test_reachable_paths_are_legal_at_their_cost_and_never_cheaper_on_the_way(sy
             assert check.cost == reach.costs[h]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 @PROPERTY
 @given(seed=st.integers(0, 10**9), order=st.randoms())

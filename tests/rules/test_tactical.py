@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,6 +83,7 @@ def test_always_apply_los_rules_in_favor_of_the_defender__los_is_symmetric(
     assert e.los(g.hex(a), g.hex(b)).legal == e.los(g.hex(b), g.hex(a)).legal
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.data(), hex_ids, hex_ids, st.sampled_from(["woods", "hilltop", "slope"]))
 def test_always_apply_los_rules_in_favor_of_the_defender__bar_beside_the_line_never_blocks(

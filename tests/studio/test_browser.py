@@ -32,7 +32,7 @@ from pipeline.studio import StudioServer, Workspace
 from tests.needs import missing, module
 from tests.studio.conftest import WRONG_WOODS, copy_demo, foreign_game, woods_hexes
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser")) if p), None)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -9,12 +9,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
 from tests.studio.conftest import copy_demo
 
 
+@pytest.mark.slow
 def test_the_studio_serves_its_address_and_refuses_requests_without_the_token(tmp_path):
     folder = copy_demo(tmp_path / "demo")
     command = [sys.executable, "-c", "from pipeline.cli import main; main()", "studio",

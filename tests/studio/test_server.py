@@ -13,6 +13,8 @@ from starlette.testclient import TestClient
 from pipeline.studio import Workspace, create_app
 from tests.studio.conftest import copy_demo
 
+pytestmark = pytest.mark.slow
+
 PORT = 8765
 BASE = f"http://127.0.0.1:{PORT}"
 TOKEN = "test-token-0123456789"

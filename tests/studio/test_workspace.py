@@ -23,6 +23,7 @@ def misread(workspace: Workspace, truth, hexes: list[str]) -> list[str]:
     return [i for i in hexes if values[i][0][0] != truth.terrain_of(i)[0]]
 
 
+@pytest.mark.slow
 def test_the_reading_of_the_demo_scan_is_the_typed_map(demo_folder, demo_truth):
     workspace = Workspace(demo_folder)
     ids = list(demo_truth.hex_ids())
@@ -32,6 +33,7 @@ def test_the_reading_of_the_demo_scan_is_the_typed_map(demo_folder, demo_truth):
     assert workspace.fit().method == "automatic + refined"
 
 
+@pytest.mark.slow
 def test_three_labels_teach_the_reading_of_the_other_woods_hexes(mistaught, demo_truth,
                                                                  monkeypatch):
     prepared = []
@@ -60,6 +62,7 @@ def test_three_labels_teach_the_reading_of_the_other_woods_hexes(mistaught, demo
     assert len(prepared) == 1  # the scan's hexes were prepared once, not once a label
 
 
+@pytest.mark.slow
 def test_the_hexes_suggested_are_the_learner_s_and_none_a_person_gave(demo_folder):
     workspace = Workspace(demo_folder)
     first = workspace.suggestions()
@@ -78,6 +81,7 @@ def test_the_hexes_suggested_are_the_learner_s_and_none_a_person_gave(demo_folde
     assert summary["unsure"] == sum(c < summary["unsureBelow"] for c in read)
 
 
+@pytest.mark.slow
 def test_a_label_that_confirms_the_reading_is_labelled(demo_folder):
     workspace = Workspace(demo_folder)
     workspace.set_terrain("0110", "woods", 0)
@@ -85,6 +89,7 @@ def test_a_label_that_confirms_the_reading_is_labelled(demo_folder):
     assert workspace.version == 1
 
 
+@pytest.mark.slow
 def test_save_writes_provenance_and_keeps_the_previous_map(mistaught, demo_truth):
     before = (mistaught / "map.json").read_bytes()
     workspace = Workspace(mistaught)
@@ -111,6 +116,7 @@ def test_save_writes_provenance_and_keeps_the_previous_map(mistaught, demo_truth
     assert layout is not None and saved.boards[0].image == "scan.jpg"
 
 
+@pytest.mark.slow
 def test_a_saved_map_opens_with_the_edits_and_the_grid_as_left(mistaught, demo_truth):
     workspace = Workspace(mistaught)
     woods = woods_hexes(demo_truth)
@@ -129,6 +135,7 @@ def test_a_saved_map_opens_with_the_edits_and_the_grid_as_left(mistaught, demo_t
     assert again.typed is None  # every entry now says who says so: no typed map to diff
 
 
+@pytest.mark.slow
 def test_a_hexside_cleared_by_a_person_stays_cleared_after_save(demo_folder):
     workspace = Workspace(demo_folder)
     key, (features, _) = next(iter(sorted(workspace.hexside_values().items())))
@@ -142,6 +149,7 @@ def test_a_hexside_cleared_by_a_person_stays_cleared_after_save(demo_folder):
     assert key not in Workspace(demo_folder).hexside_values()
 
 
+@pytest.mark.slow
 def test_toggling_a_hexside_twice_gives_the_reading_back(demo_folder):
     workspace = Workspace(demo_folder)
     read = dict(workspace.hexside_values())
@@ -151,6 +159,7 @@ def test_toggling_a_hexside_twice_gives_the_reading_back(demo_folder):
     assert workspace.hexside_values() == read and workspace.log.overrides.hexsides == {}
 
 
+@pytest.mark.slow
 def test_undo_and_redo_walk_the_edits(mistaught, demo_truth):
     workspace = Workspace(mistaught)
     woods = woods_hexes(demo_truth)
@@ -168,6 +177,7 @@ def test_undo_and_redo_walk_the_edits(mistaught, demo_truth):
     assert workspace.status()["redo"] == "0101: beach"
 
 
+@pytest.mark.slow
 def test_an_edit_against_an_old_version_is_refused_and_changes_nothing(demo_folder):
     workspace = Workspace(demo_folder)
     workspace.set_terrain("0101", "rough", 0)  # another tab, say
@@ -189,6 +199,7 @@ def test_save_refuses_a_map_json_changed_on_disk(demo_folder):
     assert read_json(demo_folder / "map.json")["title"] == "typed meanwhile"
 
 
+@pytest.mark.slow
 def test_moving_one_anchor_moves_the_grid_and_undo_puts_it_back(demo_folder):
     workspace = Workspace(demo_folder)
     grid = workspace.grid
@@ -204,6 +215,7 @@ def test_moving_one_anchor_moves_the_grid_and_undo_puts_it_back(demo_folder):
     assert abs(workspace.fit().centres() - start).max() < 1e-6
 
 
+@pytest.mark.slow
 def test_anchors_that_contradict_the_scan_are_refused_and_the_grid_stays(demo_folder):
     workspace = Workspace(demo_folder)
     start = workspace.fit().centres()
@@ -226,6 +238,7 @@ def test_bad_edits_name_the_hex_or_the_name(demo_folder):
     assert workspace.version == 0
 
 
+@pytest.mark.slow
 def test_export_writes_geojson_and_overlay_inside_the_folder_only(mistaught, demo_truth):
     workspace = Workspace(mistaught)
     woods = woods_hexes(demo_truth)
@@ -252,6 +265,7 @@ def terrain_disagreements(findings: list[Finding]) -> set[str]:
     return {h for f in findings if f.kind in kinds for h in (f.hexes or (f.where,))}
 
 
+@pytest.mark.slow
 def test_findings_list_where_the_typed_map_and_the_reading_disagree(mistaught):
     workspace = Workspace(mistaught)
     differs = terrain_disagreements(workspace.state().findings)
@@ -282,6 +296,7 @@ def test_opening_refuses_a_folder_without_map_or_scan(tmp_path):
         Workspace(folder, broken)
 
 
+@pytest.mark.slow
 def test_the_other_boards_of_a_map_are_kept_as_they_were(tmp_path):
     folder = copy_demo(tmp_path / "two")
     (folder / "facts.json").unlink()  # its ids are the one-board ones
@@ -311,6 +326,7 @@ def test_the_other_boards_of_a_map_are_kept_as_they_were(tmp_path):
     assert sum(1 for i in saved.hexes if i.startswith("A")) == 550
 
 
+@pytest.mark.slow
 def test_a_scan_whose_grid_is_not_found_opens_with_anchors(tmp_path):
     from starlette.testclient import TestClient
 

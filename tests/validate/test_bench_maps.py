@@ -48,6 +48,7 @@ def _perfect_reading(doc: dict[str, Any]) -> Any:
     return map_from_data(reading)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_the_correct_map_raises_no_alarm_and_lint_names_the_slips(name):
     doc = _typed(name)
@@ -60,6 +61,7 @@ def test_the_correct_map_raises_no_alarm_and_lint_names_the_slips(name):
     assert got.false_alarms == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MAPS)
 def test_against_a_reading_as_good_as_the_truth_every_mistake_is_named(name):
     doc = _typed(name)

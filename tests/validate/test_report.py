@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 
 from pipeline.cli.validate import validate
@@ -105,6 +106,7 @@ def _demo_scan(tmp_path):
     return scan, rendered, captured
 
 
+@pytest.mark.slow
 def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
     """--scan: render the demo map, simulate a scan, validate the hand map against it."""
     scan, _, _ = _demo_scan(tmp_path)
@@ -119,6 +121,7 @@ def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
     assert missing.exit_code == 2 and "--scan needs --legend" in missing.output
 
 
+@pytest.mark.slow
 def test_the_report_of_a_scan_shows_the_scan_its_grid_and_a_crop_per_finding(tmp_path,
                                                                              demo_data):
     import base64
@@ -163,6 +166,7 @@ def test_the_report_of_a_scan_shows_the_scan_its_grid_and_a_crop_per_finding(tmp
     assert max(piece.size) <= 132 and np.asarray(piece).std() > 5
 
 
+@pytest.mark.slow
 def test_scan_takes_digitizes_options_anchors_samples_and_the_size(tmp_path):
     """--scan reads exactly as bocage digitize does, with its options: two anchors on the
     scan's corners, sample hexes, the map's columns and rows."""

@@ -6,6 +6,7 @@ import json
 import zipfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pipeline.cli.vassal import vassal
@@ -85,6 +86,7 @@ def test_build_takes_the_layout_from_another_map(demo_game: Path, tmp_path: Path
     assert f"x0={round(layout['x0'])} y0={round(layout['y0'])}" in stdout
 
 
+@pytest.mark.slow
 def test_play_aid_pngs_become_the_chart_window(demo_game: Path, tmp_path: Path) -> None:
     """Issue 9: the CRT/TEC PNGs of `bocage aids` are what the module's chart window shows."""
     from lxml import etree

@@ -180,6 +180,7 @@ def _scenario_ids(game: Path, prefix: str, renumber: dict[str, str] | None = Non
     units.write_text(re.sub(r",(\d{4}),,", lambda m: f",{fix(m.group(1))},,", units.read_text()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_vassal_names_every_hex_as_printed(variant, game_factory, tmp_path):
     grid_update, layout = VARIANTS[variant]

@@ -53,6 +53,7 @@ def vassal_hexes(grid: VassalHexGrid, board: Any) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("folder", "name"), MODULES)
 def test_imported_grids_name_every_hex_as_vassal_does(tmp_path, folder, name):
     path = reference(folder, name)

@@ -159,6 +159,7 @@ def real_modules(tmp_path: Path, demo_game: Path) -> list[Path]:
             built]
 
 
+@pytest.mark.slow
 def test_check_errors_exactly_where_preview_is_unresolved_on_real_modules(tmp_path, demo_game):
     """Every stack of every map, previewed board by board (a stack without an owning
     board goes on its map's first board, in VASSAL, check and preview alike)."""

@@ -53,6 +53,7 @@ def _game(tmp_path: Path, game: str) -> tuple[Path, dict[str, Path], Path]:
     return folder, images, art
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["omaha", "june44", "cobra", "tactical"])
 def test_seed_game_module_checks_and_names_every_hex_as_printed(game, tmp_path):
     folder, images, art = _game(tmp_path, game)
@@ -80,6 +81,7 @@ def test_seed_game_module_checks_and_names_every_hex_as_printed(game, tmp_path):
         assert abs(int(stack.get("x")) - cx) <= 1 and abs(int(stack.get("y")) - cy) <= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["omaha", "june44", "cobra", "tactical"])
 def test_pywargame_reads_the_seed_game_modules(game, tmp_path):
     """An independent reader sees the boards, the pieces and the set-up stacks."""
