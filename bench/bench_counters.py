@@ -116,7 +116,7 @@ def baseline_folder(units_csv: Path, out: Path) -> None:
 
 def _command(units_csv: Path, out: Path) -> None:
     bocage = Path(sys.executable).with_name("bocage")
-    subprocess.run([str(bocage), "counters", "render", str(units_csv), "--out", str(out),
+    subprocess.run([str(bocage), "counters", "render", str(units_csv), "--out-dir", str(out),
                     "--quiet"], check=True)
 
 

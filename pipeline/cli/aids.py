@@ -16,7 +16,7 @@ from pipeline.cli.options import (
     json_option,
     quiet_option,
 )
-from pipeline.cli.paths import InputPath, OutputPath
+from pipeline.cli.paths import InputPath, out_dir_option
 
 __all__ = ["aids"]
 
@@ -25,8 +25,7 @@ __all__ = ["aids"]
 @click.argument("game_dir", type=InputPath("folder"))
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter",
               show_default=True, help="Paper size of the PDFs.")
-@click.option("--out", required=True, type=OutputPath("folder", owns=is_aid_file),
-              help="Folder for the PDFs and PNGs (e.g. build/GAME/aids/).")
+@out_dir_option("Folder for the PDFs and PNGs (e.g. build/GAME/aids/).", owns=is_aid_file)
 @click.option("--hex-size", type=Number(min=0.1, max=3.0), default=DEFAULT_HEX_SIZE,
               show_default=True, help="Printed hex width across the flats, in inches.")
 @click.option("--map-dpi", type=Number(min=20, max=600), default=150.0,
@@ -37,7 +36,7 @@ def aids(game_dir: Path, paper: str, out: Path, hex_size: float, map_dpi: float,
          as_json: bool, quiet: bool) -> None:
     """Print the play aids of GAME_DIR, as PDF for the table and PNG for a module's charts.
 
-    Writes to --out each aid the folder's data allows. Numbers the rulebook text
+    Writes to --out-dir each aid the folder's data allows. Numbers the rulebook text
     does not give print as '?'; citations name the game by the rules profile's
     title ("D-Day Omaha Beach §6.1").
 
@@ -55,7 +54,7 @@ def aids(game_dir: Path, paper: str, out: Path, hex_size: float, map_dpi: float,
 
     \b
     Example:
-      bocage aids maps/demo --out build/demo/aids/
+      bocage aids maps/demo --out-dir build/demo/aids/
     """
     written = make_aids(game_dir, out, paper, hex_size=hex_size, map_dpi=map_dpi)
     if as_json:

@@ -16,7 +16,7 @@ from pipeline.cli.options import (
     json_option,
     quiet_option,
 )
-from pipeline.cli.paths import InputPath, OutputPath
+from pipeline.cli.paths import InputPath, OutputPath, out_dir_option, output_option
 from pipeline.counters.measure import (
     BLEEDS,
     COUNTER_SIZES,
@@ -110,11 +110,10 @@ def _prepare(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: fl
 @SIZE
 @DPI
 @VALUES
-@click.option("--out", required=True, type=OutputPath("folder", owns=is_counter_file),
-              help="Folder for the images (made if missing).")
+@out_dir_option("Folder for the images (made if missing).", owns=is_counter_file)
 @click.option("--contact", type=OutputPath(stream=True, binary=True),
               help="Contact sheet PNG ('-': standard output) [default:"
-              " OUT/contact-sheet.png].")
+              " OUT_DIR/contact-sheet.png].")
 @click.option("--jobs", type=click.IntRange(min=1, max=256), metavar="N",
               help="Worker processes drawing the faces [default: one a core].")
 @json_option
@@ -124,7 +123,7 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
            as_json: bool, quiet: bool) -> None:
     """Draw the front and back of every counter as PNG images.
 
-    Writes OUT/<slug>-front.png and OUT/<slug>-back.png for each unit and marker
+    Writes OUT_DIR/<slug>-front.png and OUT_DIR/<slug>-back.png for each unit and marker
     (the slug is the id in lower-case letters and digits, other runs of
     characters one '-': 914/352 -> 914-352), the names the VASSAL export reads,
     and a contact sheet of them all. Nothing is written unless every row renders.
@@ -139,7 +138,7 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
     \b
     Example:
       bocage counters render counters/demo/units.csv counters/demo/markers.csv \\
-          --out build/demo/counters/
+          --out-dir build/demo/counters/
     """
     units, markers, options = _prepare(manifests, style, size, dpi, values)
     count = len(units or ()) + len(markers or ())
@@ -174,8 +173,8 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
               help="Shift of every back as x,y (right, down) to correct a printer's register.")
 @click.option("--margin", default="0.5in", show_default=True, type=Length(MARGINS),
               help="Clear space at each paper edge (cut marks stand inside it).")
-@click.option("--pdf", "pdf", required=True, type=OutputPath(stream=True, binary=True),
-              help="The PDF to write ('-': standard output).")
+@output_option("The PDF to write ('-': standard output).", stream=True, binary=True, name="pdf",
+               former=("--pdf",))
 @json_option
 @quiet_option
 def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float,
@@ -193,7 +192,7 @@ def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float
     \b
     Example:
       bocage counters sheet counters/demo/units.csv counters/demo/markers.csv \\
-          --paper a4 --duplex long --bleed 3mm --pdf build/demo/counters.pdf
+          --paper a4 --duplex long --bleed 3mm -o build/demo/counters.pdf
     """
     bleed_in = parse_length(bleed, "--bleed")
     options = SheetOptions(

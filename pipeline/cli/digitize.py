@@ -28,7 +28,7 @@ from pipeline.cli.options import (
     quiet_option,
     reading_setup,
 )
-from pipeline.cli.paths import InputPath, OutputPath, io_plan
+from pipeline.cli.paths import InputPath, OutputPath, io_plan, output_option
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
 from pipeline.digitize.gis import (
     LAYERS,
@@ -65,8 +65,7 @@ def parse_symbol(text: str) -> tuple[str, str]:
 @click.argument("scan", type=InputPath())
 @click.option("--legend", "-l", "legend_path", required=True, type=InputPath(),
               help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
-@click.option("--out", "-o", required=True, type=OutputPath(stream=True),
-              help="Where to write map.json ('-': standard output).")
+@output_option("Where to write map.json ('-': standard output).", stream=True)
 @digitize_options
 @click.option("--suggest", "suggest", type=click.IntRange(0, 500), default=0, metavar="N",
               help="List the N hexes whose label would most improve the reading.")

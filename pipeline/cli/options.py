@@ -161,15 +161,31 @@ def _usage_line(exc: click.UsageError) -> str:
     if isinstance(exc, click.BadParameter) and exc.param is not None and not isinstance(
             exc, click.MissingParameter):
         message = f"{exc.param_hint or _hint(exc.param)}: {exc.message}"
+    elif isinstance(exc, click.NoSuchOption) and exc.ctx is not None:
+        # Click suggests from every name an option takes; suggest the name it is shown by.
+        shown = ", ".join(repr(n) for n in sorted(
+            {_shown_name(exc.ctx.command, p) for p in exc.possibilities or ()}))
+        message = (exc.message if not shown else f"{exc.message} Did you mean {shown}?"
+                   if "," not in shown else f"{exc.message} (Did you mean one of: {shown}?)")
     else:
         message = exc.format_message()
     return f"bocage: {where}{_flat(message).rstrip('.')} (see '{path} --help')"
 
 
 def _hint(param: click.Parameter) -> str:
-    if isinstance(param, click.Option):
-        return max(param.opts, key=len)
-    return param.human_readable_name
+    from pipeline.cli.paths import option_label
+
+    return option_label(param) if isinstance(param, click.Option) else param.human_readable_name
+
+
+def _shown_name(command: click.Command, name: str) -> str:
+    """``name`` as help shows it: a former name of a renamed option becomes its new one."""
+    from pipeline.cli.paths import RenamedOption, option_label
+
+    for param in command.params:
+        if isinstance(param, RenamedOption) and name in param.former:
+            return option_label(param)
+    return name
 
 
 def _exit(code: int) -> NoReturn:

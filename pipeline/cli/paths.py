@@ -37,7 +37,8 @@ import click
 from pipeline.errors import DataError
 from pipeline.files import STDOUT, check_output_folder, output_target
 
-__all__ = ["InputPath", "OutputPath", "PathPlan", "check_input", "io_plan", "resolve_paths"]
+__all__ = ["InputPath", "OutputPath", "PathPlan", "RenamedOption", "check_input", "io_plan",
+           "option_label", "out_dir_option", "output_option", "resolve_paths"]
 
 if TYPE_CHECKING:  # click 8.2+ types its parameter types; at run time any click 8 works
     _PathType = click.ParamType[Path, Any]
@@ -92,6 +93,53 @@ class OutputPath(_PathType):
         return Path(value)
 
 
+class RenamedOption(click.Option):
+    """An option that still accepts its former names (``former``) without showing them: a
+    script written before the rename keeps working, while help and errors teach the new
+    name."""
+
+    def __init__(self, param_decls: list[str] | None = None, *,
+                 former: tuple[str, ...] = (), **attrs: Any) -> None:
+        super().__init__(param_decls, **attrs)
+        self.former = former
+
+    def shown(self) -> list[str]:
+        """The names help and errors give."""
+        return [o for o in self.opts if o not in self.former]
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        every = self.opts
+        self.opts = self.shown()
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = every
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        return " / ".join(f"'{o}'" for o in self.shown())
+
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def output_option(help: str, *, stream: bool = False, binary: bool = False,
+                  required: bool = True, name: str = "out",
+                  former: tuple[str, ...] = ("--out",)) -> Decorator:
+    """``-o/--output``: the one file a command writes (``stream``: ``-`` is standard
+    output; ``binary``: never to a terminal). Every command names it so."""
+    return click.option("-o", "--output", *former, name, cls=RenamedOption, former=former,
+                        required=required, type=OutputPath(stream=stream, binary=binary),
+                        metavar="FILE", help=help)
+
+
+def out_dir_option(help: str, *, owns: Callable[[str], bool] | None = None,
+                   required: bool = True) -> Decorator:
+    """``--out-dir``: the folder a command fills (``owns``: the names it writes there)."""
+    return click.option("--out-dir", "--out", "out", cls=RenamedOption, former=("--out",),
+                        required=required, type=OutputPath("folder", owns=owns),
+                        metavar="DIR", help=help)
+
+
 @dataclass(frozen=True)
 class _Input:
     label: str
@@ -144,9 +192,14 @@ class PathPlan:
             seen[real] = label
 
 
+def option_label(param: click.Option) -> str:
+    """The name messages give an option: its longest, as help shows it (``--output``)."""
+    return max(param.shown() if isinstance(param, RenamedOption) else param.opts, key=len)
+
+
 def _label(param: click.Parameter) -> str:
     if isinstance(param, click.Option):
-        return max(param.opts, key=len)
+        return option_label(param)
     return param.human_readable_name.strip("[]")  # an optional argument: "[DIR]"
 
 

@@ -17,7 +17,7 @@ from pipeline.cli.options import (
     json_option,
     quiet_option,
 )
-from pipeline.cli.paths import InputPath, OutputPath, io_plan
+from pipeline.cli.paths import InputPath, io_plan, out_dir_option, output_option
 from pipeline.files import atomic_file
 from pipeline.model import load_map
 from pipeline.vassal import build_module, parse_board_args
@@ -63,8 +63,7 @@ def vassal() -> None:
               help="Folder of play-aid PNGs from 'bocage aids' for the chart window.")
 @click.option("--scenario", type=Text(), help="Scenario file stem or name (default: the only"
               " one).")
-@click.option("--out", "out", type=OutputPath(), required=True,
-              help="The .vmod to write (replaced atomically).")
+@output_option("The .vmod to write (replaced atomically).")
 @click.option("--date-saved", type=click.IntRange(0, _LAST_DATE_MS), metavar="MS",
               help="moduledata dateSaved in ms (default: SOURCE_DATE_EPOCH, else 0).")
 @click.option("--name", type=Text(), help="Module name (default: the map's title).")
@@ -86,7 +85,7 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
     \b
     Example:
       bocage vassal build maps/demo --board build/demo/map.png \\
-          --counters build/demo/counters --out build/demo.vmod
+          --counters build/demo/counters -o build/demo.vmod
     """
     inputs = load_game_inputs(game_dir, counters, scenario)
     board_names = [b.name for b in inputs.map_data.boards]
@@ -202,8 +201,8 @@ def check(module: Path, as_json: bool, quiet: bool) -> None:
 
 @vassal.command(short_help="Draw a module's main map at game start as a PNG.")
 @click.argument("module", type=InputPath())
-@click.option("--out", "out", type=OutputPath(stream=True, binary=True), required=True,
-              help="The PNG to write, replaced atomically ('-': standard output).")
+@output_option("The PNG to write, replaced atomically ('-': standard output).", stream=True,
+               binary=True)
 @click.option("--scale", type=Number(min=0, min_open=True, max=64), metavar="F",
               help=f"Output pixels per map pixel (default: 1, or less so the longest side"
                    f" is at most {DEFAULT_SIDE} px).")
@@ -219,7 +218,7 @@ def preview(module: Path, out: Path, scale: float | None, board: str | None, as_
 
     \b
     Example:
-      bocage vassal preview build/demo/demo.vmod --out build/demo/preview.png
+      bocage vassal preview build/demo/demo.vmod -o build/demo/preview.png
     """
     result = preview_module(module, scale=scale, board=board)
     with atomic_file(out) as fh:
@@ -248,9 +247,8 @@ def preview(module: Path, out: Path, scale: float | None, board: str | None, as_
 @click.option("--module", "module", type=InputPath(),
               help="The .vmod the game was played on: its grids name the hexes (default:"
                    " the one .vmod beside the save with the module name the save gives).")
-@click.option("--out", "out", type=OutputPath(stream=True),
-              help="Write the position document (kind: position) here, replaced atomically"
-                   " ('-': standard output).")
+@output_option("Write the position document (kind: position) here, replaced atomically"
+               " ('-': standard output).", stream=True, required=False)
 @click.option("--phase", default="movement", show_default=True,
               help="The position's phase: a saved game does not hold it.")
 @json_option
@@ -266,7 +264,7 @@ def read_save(save: Path, module: Path | None, out: Path | None, phase: str, as_
 
     \b
     Example:
-      bocage vassal read-save game.vsav --module demo.vmod --out position.json
+      bocage vassal read-save game.vsav --module demo.vmod -o position.json
       bocage rules supply maps/demo --vsav game.vsav --module demo.vmod
     """
     saved, position, left_out = save_position(save, module, phase=phase)
@@ -301,8 +299,7 @@ def read_save(save: Path, module: Path | None, out: Path | None, phase: str, as_
 
 @vassal.command("import", short_help="Write a game folder from a module bocage did not build.")
 @click.argument("module", type=InputPath())
-@click.option("--out", "out", type=OutputPath("folder"), required=True,
-              help="The game folder to create (new, or empty).")
+@out_dir_option("The game folder to create (new, or empty).")
 @json_option
 @quiet_option
 def import_(module: Path, out: Path, as_json: bool, quiet: bool) -> None:
@@ -314,9 +311,9 @@ def import_(module: Path, out: Path, as_json: bool, quiet: bool) -> None:
 
     \b
     Example:
-      bocage vassal import game.vmod --out maps/mygame
+      bocage vassal import game.vmod --out-dir maps/mygame
       bocage check maps/mygame
-      bocage digitize maps/mygame/board-map.png --grid maps/mygame/map.json --out d.json
+      bocage digitize maps/mygame/board-map.png --grid maps/mygame/map.json -o d.json
     """
     report = import_module(module, out)
     if as_json:

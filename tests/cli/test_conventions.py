@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from pipeline.cli import cli
+from pipeline.cli.paths import OutputPath, RenamedOption
 
 ROOT = Path(__file__).resolve().parents[2]
 # A server: it prints the address it serves and nothing else, so it has neither.
@@ -61,6 +62,49 @@ def test_every_command_has_help_quiet_and_json(name: str, command: click.Command
         return
     assert {"-q", "--quiet"} <= opts, name
     assert "--json" in opts, name
+
+
+def _outputs(command: click.Command) -> list[click.Option]:
+    return [p for p in command.params if isinstance(p, click.Option)
+            and isinstance(p.type, OutputPath)]
+
+
+@pytest.mark.parametrize("name,command", COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_the_one_file_is_o_output_and_the_folder_out_dir(name: str, command: click.Command):
+    """A folder a command fills is ``--out-dir``; the one file it writes, ``-o/--output``;
+    what it writes beside its answer has a name of its own (never ``--out`` or ``-o``)."""
+    for option in _outputs(command):
+        shown = option.shown() if isinstance(option, RenamedOption) else option.opts
+        if option.type.kind == "folder":
+            assert shown == ["--out-dir"], (name, shown)
+        elif "-o" in option.opts:
+            assert shown == ["-o", "--output"], (name, shown)
+        else:
+            assert not {"--out", "--output", "--pdf"} & set(shown), (name, shown)
+    files = [o for o in _outputs(command) if "-o" in o.opts]
+    assert len(files) <= 1 and not (files and any(o.type.kind == "folder"
+                                                  for o in _outputs(command))), name
+    code, out, _ = run(*name.split(), "-h")
+    assert code == 0 and "--out " not in out and "--pdf " not in out, name
+
+
+@pytest.mark.parametrize("args,param", [
+    (["counters", "render", "u.csv", "--out", "faces"], "out"),
+    (["aids", "game", "--out", "aids"], "out"),
+    (["vassal", "build", "game", "--out", "m.vmod"], "out"),
+    (["counters", "sheet", "u.csv", "--pdf", "s.pdf"], "pdf"),
+    (["digitize", "scan.png", "-l", "map.json", "--out", "m.json"], "out"),
+])
+def test_the_names_before_the_rule_are_still_read(args: list[str], param: str):
+    group: click.Command = cli
+    words = list(args)
+    ctx = click.Context(cli)
+    while isinstance(group, click.Group):
+        found = group.get_command(ctx, words.pop(0))
+        assert found is not None
+        group = found
+    parsed = group.make_context(args[0], words)
+    assert parsed.params[param] == Path(args[-1])
 
 
 def run(*args: object) -> tuple[int, str, str]:

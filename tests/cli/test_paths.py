@@ -46,9 +46,9 @@ def test_an_output_that_is_an_input_is_refused_however_it_is_spelt(tmp_path, man
         os.link(manifest, out)
     elif spelling == "dotdot":
         (tmp_path / "sub").mkdir()
-    code, stdout, stderr = run("counters", "sheet", manifest, "--pdf", out)
+    code, stdout, stderr = run("counters", "sheet", manifest, "-o", out)
     assert code == 2 and stdout == b""
-    assert stderr == (f"bocage: {Path(out)}: --pdf would replace the input {manifest}"
+    assert stderr == (f"bocage: {Path(out)}: --output would replace the input {manifest}"
                       " (MANIFESTS); choose another file name\n")
     assert manifest.read_bytes() == before
 
@@ -57,26 +57,26 @@ def test_two_outputs_that_are_one_file_are_refused(tmp_path):
     (tmp_path / "a.json").symlink_to("b.json")
     code, _, stderr = run("digitize", ROOT / "maps" / "demo" / "scan.jpg", "-l", DEMO_MAP,
                           "-o", tmp_path / "b.json", "--geojson", tmp_path / "a.json")
-    assert code == 2 and stderr == (f"bocage: {tmp_path / 'a.json'}: --geojson and --out are"
+    assert code == 2 and stderr == (f"bocage: {tmp_path / 'a.json'}: --geojson and --output are"
                                     " the same file; give each its own name\n")
 
 
 def test_an_input_inside_an_output_folder_under_a_name_it_writes_is_refused(tmp_path, manifest):
     face = tmp_path / "x-front.png"
     shutil.copy(manifest, face)
-    code, _, stderr = run("counters", "render", face, "--out", tmp_path)
-    assert code == 2 and stderr.startswith(f"bocage: {tmp_path}: --out would replace the input")
+    code, _, stderr = run("counters", "render", face, "--out-dir", tmp_path)
+    assert code == 2 and stderr.startswith(f"bocage: {tmp_path}: --out-dir would replace the input")
 
 
 def test_a_manifest_inside_the_output_folder_is_kept(tmp_path, manifest):
-    code, _, stderr = run("counters", "render", manifest, "--out", tmp_path, "--dpi", "60")
+    code, _, stderr = run("counters", "render", manifest, "--out-dir", tmp_path, "--dpi", "60")
     assert code == 0, stderr
     assert manifest.read_text().startswith("id,")
     assert (tmp_path / "914-352-front.png").is_file()
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--pdf", "-", "--json"], "-: --json and --pdf both write to standard output"),
+    (["-o", "-", "--json"], "-: --json and --output both write to standard output"),
 ])
 def test_standard_output_is_taken_once(manifest, args, message):
     code, _, stderr = run("counters", "sheet", manifest, *args)
@@ -84,7 +84,7 @@ def test_standard_output_is_taken_once(manifest, args, message):
 
 
 def test_a_stream_to_standard_output_is_the_data_alone(manifest):
-    code, stdout, stderr = run("counters", "sheet", manifest, "--pdf", "-", "--dpi", "60")
+    code, stdout, stderr = run("counters", "sheet", manifest, "-o", "-", "--dpi", "60")
     assert code == 0, stderr
     assert stdout.startswith(b"%PDF-") and stdout.rstrip().endswith(b"%%EOF")  # no "wrote ..."
 
@@ -98,10 +98,10 @@ def test_binary_data_is_not_written_to_a_terminal(manifest, monkeypatch):
     from pipeline.cli.paths import resolve_paths
 
     command = counters_cli.counters.commands["sheet"]
-    ctx = command.make_context("sheet", [str(manifest), "--pdf", "-"])
+    ctx = command.make_context("sheet", [str(manifest), "-o", "-"])
     with pytest.raises(Exception) as info:
         resolve_paths(command, ctx)
-    assert str(info.value) == ("-: --pdf writes binary data and standard output is a terminal;"
+    assert str(info.value) == ("-: --output writes binary data and standard output is a terminal;"
                                " redirect it to a file or a pipe")
 
 
@@ -113,7 +113,7 @@ def test_binary_data_is_not_written_to_a_terminal(manifest, monkeypatch):
 def test_inputs_that_are_not_regular_files_are_one_line(tmp_path, make, message):
     path = tmp_path / "units.csv"
     make(path)
-    code, _, stderr = run("counters", "render", path, "--out", tmp_path / "out")
+    code, _, stderr = run("counters", "render", path, "--out-dir", tmp_path / "out")
     assert code == 2 and stderr == f"bocage: {path}: {message}\n"
     assert not (tmp_path / "out").exists()
 
@@ -127,8 +127,8 @@ def test_check_reports_each_bad_path_and_goes_on(tmp_path):
 
 @pytest.mark.parametrize(("args", "line"), [
     (["counters", "render", str(UNITS)],
-     "bocage: counters render: Missing option '--out' (see 'bocage counters render --help')"),
-    (["counters", "sheet", str(UNITS), "--pdf", "x.pdf", "--paper", "legal"],
+     "bocage: counters render: Missing option '--out-dir' (see 'bocage counters render --help')"),
+    (["counters", "sheet", str(UNITS), "-o", "x.pdf", "--paper", "legal"],
      ("bocage: counters sheet: --paper: 'legal' is not one of 'letter', 'a4' (see 'bocage"
      " counters sheet --help')")),
     (["vassal", "frobnicate"], ("bocage: vassal: No such command 'frobnicate' (see 'bocage"
@@ -144,7 +144,7 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, manifest, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(counters_cli, "write_sheet_pdf", interrupted)
-    code, stdout, stderr = run("counters", "sheet", manifest, "--pdf", tmp_path / "s.pdf")
+    code, stdout, stderr = run("counters", "sheet", manifest, "-o", tmp_path / "s.pdf")
     assert (code, stdout, stderr) == (130, b"", "bocage: interrupted\n")
     assert list(tmp_path.iterdir()) == [manifest]
 
@@ -154,9 +154,9 @@ def test_a_board_image_given_as_output_of_its_own_module_is_refused(tmp_path):
     Image.new("RGB", (40, 40)).save(board)
     before = board.read_bytes()
     code, _, stderr = run("vassal", "build", ROOT / "maps" / "demo", "--board", board,
-                          "--out", board)
+                          "-o", board)
     assert code == 2
-    assert stderr == (f"bocage: {board}: --out would replace the input {board} (--board);"
+    assert stderr == (f"bocage: {board}: --output would replace the input {board} (--board);"
                       " choose another file name\n")
     assert board.read_bytes() == before
 
@@ -169,8 +169,8 @@ def test_a_folder_output_is_never_the_current_folder_or_above_it(tmp_path, monke
     here = tmp_path / "work"
     here.mkdir()
     monkeypatch.chdir(here)
-    code, _, stderr = run("aids", ROOT / "maps" / "demo", "--out", out)
+    code, _, stderr = run("aids", ROOT / "maps" / "demo", "--out-dir", out)
     assert code == 2
-    assert stderr == (f"bocage: {out}: --out is {where}, and a folder output is replaced whole;"
-                      " give --out a folder of its own inside it\n")
+    assert stderr == (f"bocage: {out}: --out-dir is {where}, and a folder output is replaced whole;"
+                      " give --out-dir a folder of its own inside it\n")
     assert list(here.iterdir()) == [] and [p.name for p in tmp_path.iterdir()] == ["work"]
