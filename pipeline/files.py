@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import logging
 import os
 import re
 import secrets
@@ -53,6 +54,7 @@ __all__ = [
 STDOUT = "-"
 """The output name that means standard output."""
 
+_log = logging.getLogger(__name__)  # what was written, for --verbose
 _STEM = 80  # characters of the target's name kept in a temporary name (NAME_MAX is 255 bytes)
 _SPOOL = 32 << 20  # bytes a stream output is held in memory before spilling to a temporary file
 _LEFTOVER = re.compile(r"\.(?P<stem>.*)\.(?P<pid>\d+)\.[0-9a-f]{8}\.bocage-(?P<what>tmp|old)")
@@ -285,6 +287,7 @@ def atomic_file(path: str | Path) -> Iterator[BinaryIO]:
         assert target.path is not None
         with _replacing(target.path, target.given) as fh:
             yield fh
+        _log.info("wrote %s", target.given)
         return
     with tempfile.SpooledTemporaryFile(max_size=_SPOOL) as spool:
         yield cast(BinaryIO, spool)
@@ -497,6 +500,7 @@ def atomic_folder(path: str | Path,
         if real.is_dir():
             _carry_over(real, staging, set(writer.names), owns, given)
         _swap_in(staging, real)
+        _log.info("wrote %s (%d files)", given, len(writer.names))
     except OSError as exc:
         raise _cannot(given, exc) from None
     finally:

@@ -19,6 +19,7 @@ cut-off image with grey would give.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import struct
 import zlib
@@ -49,6 +50,7 @@ DEFAULT_MAX_PIXELS = 250_000_000
 """The pixel limit unless ``BOCAGE_MAX_PIXELS`` says otherwise."""
 MAX_PIXELS_ENV = "BOCAGE_MAX_PIXELS"
 """The environment variable that sets the pixel limit."""
+_log = logging.getLogger(__name__)  # what was read, for --verbose
 _CEILING = 1 << 30  # OpenCV refuses bigger images whatever it is told (CV_IO_MAX_IMAGE_PIXELS)
 
 # Pillow's own guard is a process-wide number that warns at 89 million pixels
@@ -227,6 +229,7 @@ def open_image(source: Source, name: str | Path | None = None, *,
         except _CORRUPT as exc:
             raise ImageError(label, f"corrupt image ({exc})") from None
         loaded.format = image.format  # what the file was, for callers that keep its bytes
+    _log.debug("read %s: %d x %d px", label, loaded.width, loaded.height)
     return loaded
 
 
@@ -295,13 +298,15 @@ def read_rgb(path: str | Path) -> NDArray[np.uint8]:
     name = str(path)
     probe_image(path, name)
     kind = _sniff(path)
+    pixels = None
     if kind is not None:
         if _truncated(path, kind):
             raise ImageError(name, "image file is truncated (cut off before its end);"
                              " copy or export it again")
         pixels = _decode(name)
-        if pixels is not None:
-            return pixels
-    image = open_image(path, name)
-    rgb = image if image.mode == "RGB" else _to_rgb(image)
-    return np.asarray(rgb, dtype=np.uint8).copy()
+    if pixels is None:
+        image = open_image(path, name)
+        rgb = image if image.mode == "RGB" else _to_rgb(image)
+        pixels = np.asarray(rgb, dtype=np.uint8).copy()
+    _log.info("read %s: %d x %d px", name, pixels.shape[1], pixels.shape[0])
+    return pixels

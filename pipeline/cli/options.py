@@ -20,6 +20,7 @@ The option types bound what a user types, checked before any file is read:
 from __future__ import annotations
 
 import json
+import logging
 import math
 import sys
 from collections.abc import Callable, Sequence
@@ -59,6 +60,37 @@ def json_option[F: Callable[..., Any]](f: F) -> F:
 def quiet_option[F: Callable[..., Any]](f: F) -> F:
     """``--quiet``: print nothing but errors."""
     return click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")(f)
+
+
+class _Told(logging.Handler):
+    """The library's log as bocage's own lines on standard error (the stream of the
+    running command, looked up per line: a test's runner swaps it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"bocage: {record.getMessage()}", err=True)
+
+
+def _verbosity(ctx: click.Context, param: click.Parameter, value: int) -> None:
+    """Sets what the library tells for this run (every command's ``-v``, even when not
+    given: a run never inherits the last one's)."""
+    log = logging.getLogger("pipeline")
+    for handler in [h for h in log.handlers if isinstance(h, _Told)]:
+        log.removeHandler(handler)
+    if value:
+        log.addHandler(_Told())
+        log.setLevel(logging.INFO if value == 1 else logging.DEBUG)
+        log.propagate = False
+    else:
+        log.setLevel(logging.NOTSET)
+        log.propagate = True
+
+
+def verbose_option() -> click.Option:
+    """``-v/--verbose``: each file read and written and each long stage's time, on
+    standard error (``-vv``: each image too). Every command has it (:class:`OneLineErrors`)."""
+    return click.Option(["-v", "--verbose"], count=True, expose_value=False,
+                        callback=_verbosity, help="Also tell each file read and written and"
+                        " each long stage's time, on standard error (-vv: every image).")
 
 
 def emit_json(data: Any) -> None:
@@ -198,6 +230,11 @@ class OneLineErrors(click.Command):
     Used by the root group and by every command or group, so that a stage
     behaves the same when its command object is run on its own.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not isinstance(self, click.Group):  # a group's would be reset by its command's
+            self.params.append(verbose_option())
 
     def invoke(self, ctx: click.Context) -> Any:
         from pipeline.cli.paths import resolve_paths

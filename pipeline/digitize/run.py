@@ -8,6 +8,8 @@ GeoJSON and overlay outputs and the tests need.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +44,7 @@ Progress = Callable[[str], None]
 """Called with the name of each stage as it starts (see :data:`STAGES`)."""
 
 STAGES = ("read", "grid", "key", "terrain", "hexsides", "map")
+_log = logging.getLogger(__name__)  # each stage's time, for --verbose
 """The stages of a reading, in order, as :func:`digitize_scan` reports them."""
 
 
@@ -139,7 +142,7 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         :func:`~pipeline.digitize.printedkey.find_key`); a terrain given in ``key``
         keeps the boxes given.
     """
-    tell = progress or (lambda stage: None)
+    tell = _timed(progress or (lambda stage: None))
     tell("read")
     if isinstance(image, (str, Path)):
         source = source or str(image)
@@ -178,8 +181,25 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
                     source=source, confidence=confidence, hex_features=marks)
+    tell("done")
     return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks,
                         found)
+
+
+def _timed(progress: Progress) -> Progress:
+    """``progress``, and each stage's time in the log once the next one starts."""
+    started: list[tuple[str, float]] = []
+
+    def tell(stage: str) -> None:
+        now = time.perf_counter()
+        if started:
+            name, then = started[-1]
+            _log.info("digitize: %s took %.1f s", name, now - then)
+        started.append((stage, now))
+        if stage != "done":
+            progress(stage)
+
+    return tell
 
 
 def digitize(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path,

@@ -16,6 +16,7 @@ Writing is atomic (a temporary file renamed over the target) and byte-stable
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from pathlib import Path
@@ -54,6 +55,7 @@ MAX_DEPTH = 64
 
 # What XML 1.0 cannot hold (so no module could carry it) and UTF-8 cannot encode
 # (lone surrogates): never meant in a name or a note.
+_log = logging.getLogger(__name__)  # what was read, for --verbose
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
@@ -189,7 +191,9 @@ def _first_problem(value: Any) -> tuple[tuple[str | int, ...], str] | None:
 
 def read_json(path: str | Path) -> Any:
     """Read and parse a JSON file (see :func:`parse_json`)."""
-    return parse_json(read_text(path), path)
+    data = parse_json(read_text(path), path)
+    _log.info("read %s", path)
+    return data
 
 
 @one_line

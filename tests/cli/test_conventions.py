@@ -112,6 +112,26 @@ def run(*args: object) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.parametrize("name,command", COMMANDS, ids=[n for n, _ in COMMANDS])
+def test_every_command_has_verbose(name: str, command: click.Command):
+    assert {"-v", "--verbose"} <= _options(command), name
+
+
+def test_verbose_tells_what_was_read_and_written_and_only_when_asked(game: Path,
+                                                                    tmp_path: Path):
+    picture = tmp_path / "moves.png"
+    args = ("rules", "moves", game, "-p", game / "position.json", "-u", "914/352",
+            "--picture", picture)
+    code, out, err = run(*args, "-v")
+    assert code == 0
+    told = err.splitlines()
+    assert f"bocage: read {game / 'position.json'}" in told
+    assert f"bocage: wrote {picture}" in told
+    assert "914/352" in out  # the answer is where it was, on standard output
+    code, out, err = run(*args)  # the next run does not inherit -v
+    assert code == 0 and not [line for line in err.splitlines() if line.startswith("bocage: ")]
+
+
 def test_quiet_rules_answers_by_exit_code_alone(game: Path):
     pos = game / "position.json"
     code, out, _ = run("rules", "check-move", game, "-p", pos, "-u", "916/352",
