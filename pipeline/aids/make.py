@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.aids.cite import Rulebook
@@ -45,7 +46,8 @@ def _png_bytes(pages: list[Page], dpi: float) -> bytes:
 
 def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str = "letter", *,
               hex_size: float = DEFAULT_HEX_SIZE, map_dpi: float = 150.0,
-              png_dpi: float = 100.0) -> list[Path]:
+              png_dpi: float = 100.0,
+              progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
     """Write the play aids of the game in ``game_dir`` to ``out_dir``; return the files.
 
     Parameters
@@ -69,6 +71,8 @@ def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str
         Printed hex width across the flats in inches, and pixels per inch of the map.
     png_dpi
         Pixels per inch of the chart PNGs.
+    progress
+        Told ``(done, total, aid)`` as each aid is drawn.
     """
     game = GameFolder.of(game_dir)
     out = Path(out_dir)
@@ -106,11 +110,15 @@ def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str
                             f" from {game.path}", author=f"bocage, for {game_title}")
 
     # All or nothing: the aids of an earlier run are replaced as a set (atomic_folder).
+    tell = progress or (lambda done, total, what: None)
+    total = len(jobs) + (map_data is not None)
     with atomic_folder(out, owns=is_aid_file) as folder:
-        for name, pages, title in jobs:
+        for done, (name, pages, title) in enumerate(jobs):
+            tell(done, total, name)
             written.append(folder.write(f"{name}.pdf", pages_pdf(pages, info(title))))
             written.append(folder.write(f"{name}.png", _png_bytes(pages, png_dpi)))
         if map_data is not None:
+            tell(len(jobs), total, "map")
             pages, images = map_tile_pages(map_data, paper, hex_size=hex_size, dpi=map_dpi)
             written.append(folder.write("map.pdf", pages_pdf(pages,
                                                              info(f"{map_data.title} (map)"))))
@@ -118,4 +126,5 @@ def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str
                 buffer = io.BytesIO()
                 image.save(buffer, format="PNG")
                 written.append(folder.write(f"map-{board}.png", buffer.getvalue()))
+        tell(total, total, "done")
     return written

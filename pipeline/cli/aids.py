@@ -14,6 +14,7 @@ from pipeline.cli.options import (
     OneLineErrors,
     emit_json,
     json_option,
+    progress_bar,
     quiet_option,
 )
 from pipeline.cli.paths import InputPath, out_dir_option
@@ -56,7 +57,9 @@ def aids(game_dir: Path, paper: str, out: Path, hex_size: float, map_dpi: float,
     Example:
       bocage aids maps/demo --out-dir build/demo/aids/
     """
-    written = make_aids(game_dir, out, paper, hex_size=hex_size, map_dpi=map_dpi)
+    with progress_bar("drawing play aids", not (quiet or as_json)) as told:
+        written = make_aids(game_dir, out, paper, hex_size=hex_size, map_dpi=map_dpi,
+                            progress=told)
     if as_json:
         emit_json({"files": [str(p) for p in written]})
     elif not quiet:

@@ -14,6 +14,7 @@ from pipeline.cli.options import (
     OneLineErrorsGroup,
     emit_json,
     json_option,
+    progress_bar,
     quiet_option,
 )
 from pipeline.cli.paths import InputPath, OutputPath, out_dir_option, output_option
@@ -145,8 +146,9 @@ def render(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: floa
     title = (f"{', '.join(str(p) for p in manifests)}: {count} counters,"
              f" {format_length(options.size)} at {dpi:g} dpi")
     # Drawn on every core, written as they come; the folder is swapped in whole at the end.
-    files = write_manifests(units, markers, out, options, title=title, contact_path=contact,
-                            jobs=jobs)
+    with progress_bar("drawing counters", not (quiet or as_json)) as told:
+        files = write_manifests(units, markers, out, options, title=title,
+                                contact_path=contact, jobs=jobs, progress=told)
     if as_json:
         emit_json({"counters": count, "size_px": options.side_px, "dpi": dpi,
                    "files": [str(f) for f in files]})

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from pipeline.cli.options import (
     parse_anchor,
     parse_key,
     parse_sample,
+    progress_bar,
     quiet_option,
     reading_setup,
 )
@@ -47,7 +47,7 @@ from pipeline.files import output_target, write_bytes_atomic, write_text_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import dumps
 
-__all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol"]
+__all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol", "stages_bar"]
 
 
 def parse_symbol(text: str) -> tuple[str, str]:
@@ -167,7 +167,7 @@ def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str,
     for text in symbols:
         name, hex_id = parse_symbol(text)
         symbol_map.setdefault(name, []).append(hex_id)
-    with _progress(show_progress) as progress:
+    with stages_bar(show_progress) as progress:
         pixels = load_scan(scan)
         result = digitize_scan(pixels, legend_path, **setup.digitize_args(), game=game,
                                title=title, source=str(scan), progress=progress,
@@ -181,22 +181,11 @@ def _warning(line: str) -> None:
 
 
 @contextmanager
-def _progress(show: bool) -> Iterator[Progress | None]:
-    """A progress bar over the stages on a terminal; nothing when piped or quiet."""
-    if not (show and sys.stderr.isatty()):
-        yield None
-        return
-    with click.progressbar(length=len(STAGES), label="digitizing", file=sys.stderr,
-                           item_show_func=lambda s: s) as bar:
-        done: list[str] = []
-
-        def tell(stage: str) -> None:
-            if done:
-                bar.update(1, stage)
-            done.append(stage)
-
-        yield tell
-        bar.update(1, "done")
+def stages_bar(show: bool) -> Iterator[Progress]:
+    """The stages on a bar (:func:`progress_bar`): each stage named as it starts."""
+    with progress_bar("digitizing", show) as told:
+        yield lambda stage: told(STAGES.index(stage), len(STAGES), stage)
+        told(len(STAGES), len(STAGES), "done")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -91,6 +92,34 @@ def verbose_option() -> click.Option:
     return click.Option(["-v", "--verbose"], count=True, expose_value=False,
                         callback=_verbosity, help="Also tell each file read and written and"
                         " each long stage's time, on standard error (-vv: every image).")
+
+
+Told = Callable[[int, int, str], None]  # a long step's progress: (done, total, what now)
+
+
+@contextmanager
+def progress_bar(label: str, show: bool) -> Iterator[Told]:
+    """A bar on standard error that a long step moves by calling ``told(done, total,
+    what)``; made on its first call, when the total is known. Shown on a terminal only,
+    and never under ``--quiet`` or ``--json`` (``show``): a pipe or a script reads no bar.
+    """
+    if not (show and sys.stderr.isatty()):
+        yield lambda done, total, what: None
+        return
+    bars: list[Any] = []
+
+    def told(done: int, total: int, what: str) -> None:
+        if not bars:
+            bar = click.progressbar(length=total, label=label, file=sys.stderr,
+                                    item_show_func=lambda s: s)
+            bars.append(bar.__enter__())
+        bars[0].update(done - bars[0].pos, what)
+
+    try:
+        yield told
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
 
 
 def emit_json(data: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
 import click
@@ -105,9 +106,15 @@ def validate(map_path: Path, against: Path | None, facts: Path | None, scan: Pat
             or train_path:
         raise DataError(None, "--scan", "the reading options (--grid, --cols, --anchor,"
                         " --sample, ...) say how to read a scan: give --scan SCAN too")
-    result = validate_files(map_path, against=against, facts=facts, scan=scan,
-                            legend=legend, roles=parse_role_options(roles), reading=reading,
-                            checked=checked)
+    with ExitStack() as stack:
+        if reading is not None:  # a scan is digitized first: its stages on a bar
+            from pipeline.cli.digitize import stages_bar
+
+            bar = stack.enter_context(stages_bar(not (quiet or as_json)))
+            reading = {**reading, "progress": bar}
+        result = validate_files(map_path, against=against, facts=facts, scan=scan,
+                                legend=legend, roles=parse_role_options(roles),
+                                reading=reading, checked=checked)
     if report is not None:
         write_html_report(result, report)
     if as_json:

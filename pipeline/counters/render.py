@@ -18,7 +18,7 @@ import functools
 import io
 import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -667,7 +667,8 @@ def _encode(job: _Job) -> _Made:
 def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
                     out_dir: str | Path, options: RenderOptions | None = None, *,
                     title: str = "", contact_path: str | Path | None = None,
-                    jobs: int | None = None) -> list[Path]:
+                    jobs: int | None = None,
+                    progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
     """Draw every counter of the manifests and write its faces and a contact sheet.
 
     The same files as :func:`iter_counters` then :func:`write_counters`, made on
@@ -690,6 +691,8 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
         The contact sheet (default ``out_dir/contact-sheet.png``).
     jobs
         Worker processes (default: every core; 1 draws here).
+    progress
+        Told ``(done, total, id)`` as each counter comes back drawn.
 
     Returns
     -------
@@ -709,8 +712,10 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
 
     def made() -> Iterator[_Encoded]:
         size = (sheet.side, sheet.side)
-        for spec, (front_png, back_png, front_px, back_px) in zip(
-                specs, map_in_processes(_encode, work, jobs=jobs), strict=True):
+        for done, (spec, (front_png, back_png, front_px, back_px)) in enumerate(zip(
+                specs, map_in_processes(_encode, work, jobs=jobs), strict=True), 1):
+            if progress is not None:
+                progress(done, len(specs), spec.id)
             front = Image.frombytes("RGB", size, front_px)
             back = front if back_px is None else Image.frombytes("RGB", size, back_px)
             kind: Literal["unit", "marker"] = "unit" if isinstance(spec, UnitSpec) else "marker"

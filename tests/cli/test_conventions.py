@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from pathlib import Path
@@ -130,6 +131,37 @@ def test_verbose_tells_what_was_read_and_written_and_only_when_asked(game: Path,
     assert "914/352" in out  # the answer is where it was, on standard output
     code, out, err = run(*args)  # the next run does not inherit -v
     assert code == 0 and not [line for line in err.splitlines() if line.startswith("bocage: ")]
+
+
+def _stderr_on_a_terminal(args: list[str]) -> tuple[int, str]:
+    """Run bocage with standard error on a pseudo-terminal: (exit code, what it showed)."""
+    master, slave = pty.openpty()
+    done = subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=ROOT,
+                          stdout=subprocess.DEVNULL, stderr=slave, check=False, timeout=300)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other end is closed: all is read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return done.returncode, shown.decode("utf-8", "replace")
+
+
+def test_a_long_step_shows_a_bar_on_a_terminal_and_never_in_a_pipe(tmp_path: Path):
+    args = ["counters", "render", "counters/demo/units.csv", "--out-dir", str(tmp_path / "a")]
+    code, shown = _stderr_on_a_terminal(args)
+    assert code == 0
+    assert "drawing counters" in shown and "100%" in shown, shown[-300:]
+    code, shown = _stderr_on_a_terminal([*args, "-q"])
+    assert code == 0 and "drawing counters" not in shown
+    piped = subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=ROOT,
+                           capture_output=True, text=True, check=False, timeout=300)
+    assert piped.returncode == 0 and "drawing counters" not in piped.stderr
 
 
 def test_quiet_rules_answers_by_exit_code_alone(game: Path):
