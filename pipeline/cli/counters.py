@@ -205,8 +205,9 @@ def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float
     )
     units, markers, render_options = _prepare(manifests, style, size, dpi, values, bleed_in)
     info = sheet_info(manifests, options)
-    plan = write_sheet_pdf(units, markers, pdf, options, render_options, title=info.title,
-                           info=info)
+    with progress_bar("printing sheets", not (quiet or as_json)) as told:
+        plan = write_sheet_pdf(units, markers, pdf, options, render_options, title=info.title,
+                               info=info, progress=told)
     placed = len(plan.placements) // 2
     if as_json:
         emit_json({"pdf": str(pdf), "pages": plan.pages, "counters": placed,

@@ -402,7 +402,8 @@ def sheet_info(manifests: Sequence[str | Path], options: SheetOptions) -> Docume
 def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
                     path: str | Path, options: SheetOptions,
                     render: RenderOptions | None = None, *, title: str = "",
-                    info: DocumentInfo | None = None) -> SheetPlan:
+                    info: DocumentInfo | None = None,
+                    progress: Callable[[int, int, str], None] | None = None) -> SheetPlan:
     """Render the manifests and write their counter sheets to ``path`` (atomically).
 
     Each counter is drawn when its sheet is laid out and let go after it, so
@@ -423,6 +424,8 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
         Printed at the top of every page.
     info
         The PDF's metadata (default: the title).
+    progress
+        Told ``(done, total, "sheet N")`` as each sheet (fronts and backs) is drawn.
 
     Returns
     -------
@@ -442,6 +445,15 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
         names = ", ".join(m.file for m in (units, markers) if m is not None) or "the manifests"
         raise DataError(names, "", "nothing to print: no units or markers below the header")
     ids = lazy.ids()
-    data = _pdf(ids, lazy, options, faces.side_px, faces.bleed_px, title, lazy.release, info)
+    plan = plan_sheets(len(ids), options, ids)
+    drawn = [0]
+
+    def release() -> None:  # a sheet is done
+        lazy.release()
+        drawn[0] += 1
+        if progress is not None:
+            progress(drawn[0], plan.pages // 2, f"sheet {drawn[0]}")
+
+    data = _pdf(ids, lazy, options, faces.side_px, faces.bleed_px, title, release, info)
     write_bytes_atomic(path, data)
-    return plan_sheets(len(ids), options, ids)
+    return plan

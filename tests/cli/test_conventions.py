@@ -162,6 +162,9 @@ def test_a_long_step_shows_a_bar_on_a_terminal_and_never_in_a_pipe(tmp_path: Pat
     piped = subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=ROOT,
                            capture_output=True, text=True, check=False, timeout=300)
     assert piped.returncode == 0 and "drawing counters" not in piped.stderr
+    code, shown = _stderr_on_a_terminal(["counters", "sheet", "counters/demo/units.csv", "-o",
+                                         str(tmp_path / "s.pdf")])
+    assert code == 0 and "printing sheets" in shown and "100%" in shown, shown[-300:]
 
 
 def test_quiet_rules_answers_by_exit_code_alone(game: Path):
