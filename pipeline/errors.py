@@ -55,8 +55,12 @@ class DataError(BocageError):
     """A data file that does not load: ``file: path: message``.
 
     ``path`` is the place inside the document, written the way a reader
-    finds it: ``hexes.0421.terrain[1]``.
+    finds it: ``hexes.0421.terrain[1]``. ``others`` are the document's other bad
+    values found in the same reading, each a :class:`DataError` of its own (``bocage
+    check`` prints them all; a command that stops at the first prints this one).
     """
+
+    others: tuple[DataError, ...] = ()
 
     def __init__(self, file: str | Path | None, path: str, message: str) -> None:
         self.file = str(file) if file is not None else None

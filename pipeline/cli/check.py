@@ -8,7 +8,7 @@ import click
 
 from pipeline.cli.options import HELP, OneLineErrors, emit_json, json_option, quiet_option
 from pipeline.cli.paths import check_input
-from pipeline.errors import BocageError
+from pipeline.errors import BocageError, DataError
 from pipeline.model import Checked, check_file, check_game_dir, load_rules
 from pipeline.rules.profilecheck import check_profile_keys
 
@@ -31,8 +31,10 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     a key its rule system does not read is refused, and so is a unit missing what
     the rules need of it (a class where costs are per class, a movement allowance).
 
-    Every bad file gets one line naming the file, the place and the problem, and
-    the exit code is 2.
+    Every bad value of a file gets one line naming the file, the place and the
+    problem (all those found in one reading: a wrong type or a missing key, each
+    one; a value that only makes sense once those are right, such as a terrain the
+    map does not list, is found on the next run), and the exit code is 2.
 
     \b
     Examples:
@@ -46,8 +48,11 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
             checked = _check_one(path)
         except BocageError as exc:
             failed = True
-            results.append({"path": str(path), "ok": False, "error": str(exc)})
-            click.echo(f"bocage: {exc}", err=True)
+            every = [exc, *(exc.others if isinstance(exc, DataError) else ())]
+            results.append({"path": str(path), "ok": False, "error": str(exc),
+                            "errors": [str(e) for e in every]})
+            for error in every:
+                click.echo(f"bocage: {error}", err=True)
             continue
         for item in checked:
             results.append({"path": item.path, "ok": True, "kind": item.kind,

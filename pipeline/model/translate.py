@@ -112,7 +112,8 @@ def describe(value: object, limit: int = 40) -> str:
 def to_data_error(
     exc: ValidationError, file: str | None, model: type[BaseModel] | None = None
 ) -> DataError:
-    """The first error of a validation, as one :class:`DataError`.
+    """The first error of a validation, as one :class:`DataError`, with the others
+    (:attr:`DataError.others`).
 
     Parameters
     ----------
@@ -126,8 +127,11 @@ def to_data_error(
     errors = exc.errors(include_url=False)
     if not errors:  # pragma: no cover - pydantic never raises an empty error
         return DataError(file, "", "invalid data")
-    path, message = translate_error(errors[0], model)
-    return DataError(file, format_path(path), message)
+    found = [DataError(file, format_path(path), message)
+             for path, message in (translate_error(e, model) for e in errors)]
+    first = found[0]
+    first.others = tuple(found[1:])
+    return first
 
 
 def translate_error(err: ErrorDetails, model: type[BaseModel] | None) -> tuple[Path, str]:

@@ -96,6 +96,22 @@ def test_check_rejects_string_where_number_belongs(tmp_path):
     assert "'twenty-five'" in line
 
 
+def test_check_reports_every_bad_value_of_a_file_at_once(tmp_path):
+    def edit(doc):
+        doc["title"] = 7
+        doc["terrain_types"]["woods"]["color"] = 5
+        doc["hexes"]["0120"]["terrain"] = "woods"
+    path = _broken_map(tmp_path, edit)
+    code, out, err = run("check", str(path))
+    assert code == 2 and out == ""
+    assert sorted(err.splitlines()) == sorted([
+        f"bocage: {path}: title: expected a string, got 7",
+        f"bocage: {path}: terrain_types.woods.color: expected a string, got 5",
+        f"bocage: {path}: hexes.0120.terrain: expected a list, got 'woods'"])
+    code, out, _ = run("check", str(path), "--json")
+    assert code == 2 and len(json.loads(out)["files"][0]["errors"]) == 3
+
+
 def test_check_rejects_truncated_json(tmp_path):
     path = tmp_path / "map.json"
     text = DEMO_MAP.read_text()
