@@ -15,6 +15,7 @@ from pipeline.cli.options import (
     Text,
     emit_json,
     json_option,
+    progress_bar,
     quiet_option,
 )
 from pipeline.cli.paths import InputPath, io_plan, out_dir_option, output_option
@@ -98,10 +99,11 @@ def build(game_dir: Path, boards: tuple[str, ...], counters: Path | None, grid_f
                                  if p.is_file()])
     layouts = ([g.layout for g in load_map(grid_from).grids().values()]
                if grid_from is not None else [])
-    report = build_module(game_dir, out, boards=board_images,
-                          counters=counters, scenario=scenario, date_saved=date_saved,
-                          name=name, version=module_version, layouts=layouts, charts=charts,
-                          piece_size=piece_size, jobs=jobs)
+    with progress_bar("building the module", not (quiet or as_json)) as told:
+        report = build_module(game_dir, out, boards=board_images,
+                              counters=counters, scenario=scenario, date_saved=date_saved,
+                              name=name, version=module_version, layouts=layouts,
+                              charts=charts, piece_size=piece_size, jobs=jobs, progress=told)
     if as_json:
         emit_json({"path": str(report.path), "counts": report.counts,
                    "warnings": list(report.warnings), "notes": list(report.notes)})

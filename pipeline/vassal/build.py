@@ -28,7 +28,7 @@ import os
 import re
 import stat
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -628,6 +628,7 @@ def build_module(
     charts: str | Path | None = None,
     piece_size: int | None = None,
     jobs: int | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> BuildReport:
     """Build a VASSAL module from a game folder (see the module docstring).
 
@@ -660,6 +661,8 @@ def build_module(
         of the hex across its flats; ``0`` keeps the counter images as rendered.
     jobs
         Worker processes scaling the pieces (default: every core; 1 works here).
+    progress
+        Told ``(done, 4, stage)`` as each stage starts (boards, pieces, set-up, packing).
 
     Raises
     ------
@@ -667,6 +670,8 @@ def build_module(
         One located line: missing board or counter images, no grid layout, a
         scenario hex not on the grid, a numbering VASSAL cannot express.
     """
+    tell = progress or (lambda done, total, what: None)
+    tell(0, 4, "boards")
     inputs = load_game_inputs(game_dir, counters, scenario)
     folder = Path(counters) if counters is not None else (
         companion_counters(inputs.folder) or Path(inputs.units.file).parent)
@@ -675,12 +680,14 @@ def build_module(
     warnings += more
     side = piece_size if piece_size is not None else piece_size_for(board_list)
     # Every face is decoded (checked) in the pool, scaled there unless side is 0.
+    tell(1, 4, "pieces")
     every = _sized_all([*units_art.values(), *markers_art.values()], side, jobs)
     units_art = dict(zip(units_art, every[:len(units_art)], strict=True))
     markers_art = dict(zip(markers_art, every[len(units_art):], strict=True))
     if side > 0:
         notes.append(f"pieces drawn {side} px a side ({PIECE_FRACTION:.0%} of the hex)"
                      if piece_size is None else f"pieces drawn {side} px a side")
+    tell(2, 4, "set-up")
     placements, more = _placements(inputs, set(markers_art))
     warnings += more
     plan, gpids, more = _plan(inputs, board_list, units_art, markers_art, placements,
@@ -697,7 +704,9 @@ def build_module(
     entries = [("moduledata", moduledata_xml(plan)), ("buildFile.xml", build_file_xml(plan))]
     entries += [(f"images/{n}", images[n]) for n in sorted(images)]
     entries.append((GAME_JSON, _game_json(inputs, board_list, gpids)))
+    tell(3, 4, "packing")
     path = write_vmod(out, entries)
+    tell(4, 4, "done")
     counts = {"boards": len(board_list), "units": len(units_art), "markers": len(markers_art),
               "setup_stacks": len(plan.stacks), "images": len(images)}
     return BuildReport(path, tuple(warnings), tuple(notes), counts)

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from pipeline.cli import cli
 from pipeline.cli.paths import OutputPath, RenamedOption
+from tests.vassal.conftest import make_game
 
 ROOT = Path(__file__).resolve().parents[2]
 # A server: it prints the address it serves and nothing else, so it has neither.
@@ -165,6 +166,10 @@ def test_a_long_step_shows_a_bar_on_a_terminal_and_never_in_a_pipe(tmp_path: Pat
     code, shown = _stderr_on_a_terminal(["counters", "sheet", "counters/demo/units.csv", "-o",
                                          str(tmp_path / "s.pdf")])
     assert code == 0 and "printing sheets" in shown and "100%" in shown, shown[-300:]
+    game = make_game(tmp_path / "g")
+    code, shown = _stderr_on_a_terminal(["vassal", "build", str(game), "--board",
+                                         str(game / "board.png"), "-o", str(tmp_path / "m.vmod")])
+    assert code == 0 and "building the module" in shown and "packing" in shown, shown[-300:]
 
 
 def test_quiet_rules_answers_by_exit_code_alone(game: Path):
