@@ -44,8 +44,9 @@ Progress = Callable[[str], None]
 """Called with the name of each stage as it starts (see :data:`STAGES`)."""
 
 STAGES = ("read", "grid", "key", "terrain", "hexsides", "map")
-_log = logging.getLogger(__name__)  # each stage's time, for --verbose
 """The stages of a reading, in order, as :func:`digitize_scan` reports them."""
+
+_log = logging.getLogger(__name__)  # each stage's time, for --verbose
 
 
 @dataclass(frozen=True)

@@ -151,19 +151,20 @@ def test_refuses_to_overwrite_the_scan(tmp_path, scan_file):
 def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):
     import sys
 
-    from pipeline.cli.digitize import _progress
+    from pipeline.cli.digitize import stages_bar
     from pipeline.digitize import STAGES
 
-    with _progress(True) as tell:  # pytest's stderr is no terminal
-        assert tell is None
+    def walk(show: bool) -> str:
+        with stages_bar(show) as tell:
+            for stage in STAGES:
+                tell(stage)
+        return capsys.readouterr().err
+
+    assert "digitizing" not in walk(True)  # pytest's stderr is no terminal
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    with _progress(True) as tell:
-        assert tell is not None
-        for stage in STAGES:
-            tell(stage)
-    assert "digitizing" in capsys.readouterr().err
-    with _progress(False) as tell:
-        assert tell is None
+    shown = walk(True)
+    assert "digitizing" in shown and "100%" in shown and "hexsides" in shown
+    assert "digitizing" not in walk(False)  # --quiet or --json
 
 
 def test_help_names_every_option():
