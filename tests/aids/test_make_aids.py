@@ -32,7 +32,7 @@ def test_aids_for_every_game(tmp_path, game):
 
 def test_cli_writes_the_aids_and_lists_them(tmp_path):
     out = tmp_path / "build" / "omaha" / "aids"
-    result = CliRunner().invoke(aids, [str(MAPS / "omaha"), "--paper", "a4", "--out", str(out),
+    result = CliRunner().invoke(aids, [str(MAPS / "omaha"), "--paper", "a4", "--out-dir", str(out),
                                        "--map-dpi", "24", "--json"])
     assert result.exit_code == 0, result.output
     files = json.loads(result.output)["files"]
@@ -49,14 +49,14 @@ def test_cli_writes_the_aids_and_lists_them(tmp_path):
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "empty").mkdir()
     args = [str(tmp_path / "empty") if a == "EMPTY" else str(tmp_path / a) for a in args]
-    result = CliRunner().invoke(aids, [*args, "--out", str(tmp_path / "out")])
+    result = CliRunner().invoke(aids, [*args, "--out-dir", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert message in result.output
     assert result.output.count("\n") == 1
 
 
 def test_cli_bad_paper_is_a_usage_error(tmp_path):
-    result = CliRunner().invoke(aids, [str(MAPS / "demo"), "--paper", "a3", "--out",
+    result = CliRunner().invoke(aids, [str(MAPS / "demo"), "--paper", "a3", "--out-dir",
                                        str(tmp_path)])
     assert result.exit_code == 2
 
@@ -65,7 +65,7 @@ def test_bad_data_is_one_located_line(tmp_path):
     game = tmp_path / "g"
     game.mkdir()
     (game / "crt.json").write_text('{"kind": "crt"}')
-    result = CliRunner().invoke(aids, [str(game), "--out", str(tmp_path / "out")])
+    result = CliRunner().invoke(aids, [str(game), "--out-dir", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "crt.json" in result.output and result.output.count("\n") == 1
 
@@ -106,6 +106,6 @@ def test_the_help_names_every_aid_it_writes(tmp_path):
 
 def test_the_cli_lists_the_aids_under_the_folder_as_given(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(aids, [str(MAPS / "demo"), "--out", "aids", "--map-dpi", "20"])
+    result = CliRunner().invoke(aids, [str(MAPS / "demo"), "--out-dir", "aids", "--map-dpi", "20"])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == "aids/tec.pdf"  # not the folder's real path

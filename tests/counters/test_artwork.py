@@ -155,7 +155,7 @@ def test_the_style_beside_the_manifests_declares_types_for_every_command(tmp_pat
     assert [c.kind for c in checked] == ["units", "game"]  # style.json is not a data file
     out = tmp_path / "out"
     result = CliRunner().invoke(counters, ["render", str(folder / "units.csv"),
-                                           "--out", str(out)])
+                                           "--out-dir", str(out)])
     assert result.exit_code == 0, result.output
     face = np.asarray(Image.open(out / "1-front.png").convert("RGB")).astype(int)
     assert np.all(np.abs(face - RED) < 40, axis=2).sum() > 500  # the style was used

@@ -23,7 +23,7 @@ def run(*args: object) -> tuple[int, str, str]:
 
 def test_render_demo_writes_fronts_backs_and_contact_sheet(tmp_path):
     out = tmp_path / "counters"
-    code, stdout, _ = run("render", DEMO / "units.csv", DEMO / "markers.csv", "--out", out,
+    code, stdout, _ = run("render", DEMO / "units.csv", DEMO / "markers.csv", "--out-dir", out,
                           "--json")
     assert code == 0
     doc = json.loads(stdout)
@@ -36,7 +36,7 @@ def test_render_demo_writes_fronts_backs_and_contact_sheet(tmp_path):
 
 def test_render_size_and_dpi(tmp_path):
     code, stdout, _ = run("render", DEMO / "units.csv", "--size", "16mm", "--dpi", "150",
-                          "--out", tmp_path, "--contact", tmp_path / "sheet.png")
+                          "--out-dir", tmp_path, "--contact", tmp_path / "sheet.png")
     assert code == 0 and "94 px" in stdout
     with Image.open(tmp_path / "9-2-front.png") as image:
         assert image.size == (94, 94)
@@ -51,32 +51,32 @@ def test_unknown_unit_type_fails_with_one_line_and_writes_nothing(tmp_path):
     path = tmp_path / "units.csv"
     path.write_text("\n".join([header, *rows]) + "\n")
     out = tmp_path / "out"
-    code, _stdout, stderr = run("render", path, "--out", out)
+    code, _stdout, stderr = run("render", path, "--out-dir", out)
     assert code == 2
     assert stderr.strip() == f"bocage: {path}:12: unknown unit type 'armr' (did you mean 'armor'?)"
     assert not out.exists()
     pdf = tmp_path / "c.pdf"
-    code, _, stderr = run("sheet", path, "--pdf", pdf)
+    code, _, stderr = run("sheet", path, "-o", pdf)
     assert code == 2 and ":12: unknown unit type 'armr'" in stderr and not pdf.exists()
 
 
 def test_bad_style_and_bad_length_are_one_line(tmp_path):
     style = tmp_path / "style.json"
     style.write_text('{"nationalities": {"US": {"background": "green"}}}')
-    code, _, stderr = run("render", DEMO / "units.csv", "--style", style, "--out", tmp_path)
+    code, _, stderr = run("render", DEMO / "units.csv", "--style", style, "--out-dir", tmp_path)
     assert code == 2
     assert stderr.strip() == (f"bocage: {style}: nationalities.US.background:"
                               " expected a colour written '#rrggbb', got 'green'")
-    code, _, stderr = run("sheet", DEMO / "units.csv", "--bleed", "3", "--pdf", tmp_path / "x")
+    code, _, stderr = run("sheet", DEMO / "units.csv", "--bleed", "3", "-o", tmp_path / "x")
     assert code == 2 and "--bleed: '3' is not a length" in stderr
-    code, _, stderr = run("render", tmp_path / "style.json", "--out", tmp_path)
+    code, _, stderr = run("render", tmp_path / "style.json", "--out-dir", tmp_path)
     assert code == 2 and "is not valid" not in stderr
 
 
 def test_a_file_that_is_no_manifest(tmp_path):
     path = tmp_path / "other.csv"
     path.write_text("colour,shape\nred,round\n")
-    code, _, stderr = run("render", path, "--out", tmp_path / "o")
+    code, _, stderr = run("render", path, "--out-dir", tmp_path / "o")
     assert code == 2 and "not a units or markers manifest" in stderr
 
 
@@ -84,7 +84,7 @@ def test_sheet_writes_a_duplex_pdf(tmp_path):
     pdf = tmp_path / "counters.pdf"
     code, stdout, _ = run("sheet", DEMO / "units.csv", DEMO / "markers.csv", "--paper", "a4",
                           "--duplex", "short", "--bleed", "2mm", "--back-offset", "0.3mm,0",
-                          "--pdf", pdf, "--json")
+                          "-o", pdf, "--json")
     assert code == 0
     doc = json.loads(stdout)
     markers = load_markers(DEMO / "markers.csv")
@@ -102,7 +102,7 @@ def test_sheet_writes_a_duplex_pdf(tmp_path):
 
 def test_render_overwrites_its_own_earlier_output(tmp_path):
     for _ in range(2):
-        code, _, _ = run("render", DEMO / "units.csv", "--out", tmp_path, "-q")
+        code, _, _ = run("render", DEMO / "units.csv", "--out-dir", tmp_path, "-q")
         assert code == 0
     assert not [p for p in Path(tmp_path).iterdir() if p.name.endswith(".tmp")]
 
@@ -113,7 +113,7 @@ def test_a_side_without_colour_is_drawn_in_its_own_and_said_once(tmp_path):
                      "4,allied,infantry\n")
     markers = tmp_path / "markers.csv"
     markers.write_text("id,kind,side\nsf,support_fire,finnish\n")
-    code, _, stderr = run("render", units, markers, "--out", tmp_path / "out")
+    code, _, stderr = run("render", units, markers, "--out-dir", tmp_path / "out")
     assert code == 0
     lines = stderr.splitlines()
     assert lines == [
@@ -136,7 +136,7 @@ def test_a_style_colouring_every_side_says_nothing(tmp_path):
     units.write_text("id,side,type\n1,soviet,infantry\n")
     style = tmp_path / "style.json"
     style.write_text(json.dumps({"sides": {"soviet": {"background": "#cc3333"}}}))
-    code, _, stderr = run("render", units, "--style", style, "--out", tmp_path / "out")
+    code, _, stderr = run("render", units, "--style", style, "--out-dir", tmp_path / "out")
     assert code == 0 and stderr == ""
     with Image.open(tmp_path / "out" / "1-front.png") as image:
         assert image.convert("RGB").getpixel((2, 2)) == (0xcc, 0x33, 0x33)
@@ -149,7 +149,7 @@ def test_render_on_two_workers_writes_what_one_writes(tmp_path):
     units = tmp_path / "units.csv"
     units.write_text("id,side,type,attack,defence,movement\n" + rows)
     for jobs in ("1", "2"):
-        code, _, _ = run("render", units, "--out", tmp_path / jobs, "--jobs", jobs)
+        code, _, _ = run("render", units, "--out-dir", tmp_path / jobs, "--jobs", jobs)
         assert code == 0
     one = sorted(p.name for p in (tmp_path / "1").iterdir())
     assert one == sorted(p.name for p in (tmp_path / "2").iterdir()) and len(one) == 301
@@ -162,7 +162,7 @@ def test_an_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path):
     (tmp_path / "style.json").write_text(json.dumps({"symbols": {"ski": {"file": "bad.svg"}}}))
     rows = "".join(f"u{i},allied,{'ski' if i == 120 else 'infantry'}\n" for i in range(150))
     (tmp_path / "units.csv").write_text("id,side,type\n" + rows)
-    code, _, stderr = run("render", tmp_path / "units.csv", "--out", tmp_path / "out",
+    code, _, stderr = run("render", tmp_path / "units.csv", "--out-dir", tmp_path / "out",
                           "--jobs", "2")
     assert code == 2
     assert stderr.strip() == (f"bocage: {tmp_path / 'bad.svg'}: line 1: not a readable SVG"
@@ -173,7 +173,7 @@ def test_an_error_in_a_worker_is_one_line_and_nothing_is_written(tmp_path):
 
 def test_sheet_pdf_names_the_game_and_embeds_its_fonts(tmp_path):
     pdf = tmp_path / "sheet.pdf"
-    code, _, _ = run("sheet", DEMO / "units.csv", DEMO / "markers.csv", "--pdf", pdf)
+    code, _, _ = run("sheet", DEMO / "units.csv", DEMO / "markers.csv", "-o", pdf)
     assert code == 0
     from pypdf import PdfReader
 

@@ -33,7 +33,7 @@ def scan_file(tmp_path_factory: pytest.TempPathFactory, demo_scan: tuple[Rendere
 @pytest.mark.slow
 def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
     out, geo, over = tmp_path / "map.json", tmp_path / "map.geojson", tmp_path / "check.png"
-    code, stdout, stderr = run(str(scan_file), "--legend", str(DEMO_MAP), "--out", str(out),
+    code, stdout, stderr = run(str(scan_file), "--legend", str(DEMO_MAP), "-o", str(out),
                                "--geojson", str(geo), "--overlay", str(over), "--game", "omaha")
     assert code == 0, stderr
     assert "550 hexes, 25 x 22 flat-top (even-down)" in stdout
@@ -170,7 +170,7 @@ def test_progress_shows_on_a_terminal_only(monkeypatch, capsys):
 def test_help_names_every_option():
     code, stdout, _ = run("-h")
     assert code == 0
-    for option in ("--legend", "--out", "--grid", "--anchor", "--sample", "--key", "--train",
+    for option in ("--legend", "--output", "--grid", "--anchor", "--sample", "--key", "--train",
                    "--suggest", "--write-legend", "--overlay", "--geojson", "--gis", "--game",
                    "--title", "--json", "--quiet"):
         assert option in stdout

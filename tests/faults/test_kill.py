@@ -77,18 +77,18 @@ def _manifests(root: Path) -> None:
 
 JOBS = [
     Job("counters-render",
-        lambda r: ["counters", "render", "old.csv", "--out", "out", "--dpi", "60"],
-        lambda r: ["counters", "render", "new.csv", "--out", "out", "--dpi", "60"],
+        lambda r: ["counters", "render", "old.csv", "--out-dir", "out", "--dpi", "60"],
+        lambda r: ["counters", "render", "new.csv", "--out-dir", "out", "--dpi", "60"],
         "out"),
     Job("counters-sheet",
-        lambda r: ["counters", "sheet", "old.csv", "--pdf", "out.pdf", "--dpi", "60"],
-        lambda r: ["counters", "sheet", "new.csv", "--pdf", "out.pdf", "--dpi", "60"],
+        lambda r: ["counters", "sheet", "old.csv", "-o", "out.pdf", "--dpi", "60"],
+        lambda r: ["counters", "sheet", "new.csv", "-o", "out.pdf", "--dpi", "60"],
         "out.pdf"),
     Job("vassal-build",
         lambda r: ["vassal", "build", "maps/demo", "--board", "maps/demo/board.png",
-                   "--out", "out.vmod", "--name", "old"],
+                   "-o", "out.vmod", "--name", "old"],
         lambda r: ["vassal", "build", "maps/demo", "--board", "maps/demo/board.png",
-                   "--out", "out.vmod", "--name", "new"],
+                   "-o", "out.vmod", "--name", "new"],
         "out.vmod"),
 ]
 

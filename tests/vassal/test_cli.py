@@ -21,7 +21,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_build_inspect_check(demo_game: Path, tmp_path: Path) -> None:
     out = tmp_path / "build" / "demo.vmod"
     code, stdout, _ = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
-                          "--out", str(out), "--date-saved", "0")
+                          "-o", str(out), "--date-saved", "0")
     assert code == 0 and "13 units, 21 markers, 9 set-up stacks" in stdout
     assert zipfile.is_zipfile(out)
     code, stdout, _ = run("inspect", str(out))
@@ -43,7 +43,7 @@ def test_build_inspect_check(demo_game: Path, tmp_path: Path) -> None:
 
 def test_build_json_and_board_by_name(demo_game: Path, tmp_path: Path) -> None:
     code, stdout, _ = run("build", str(demo_game), "--board",
-                          f"omaha={demo_game / 'board.png'}", "--out", str(tmp_path / "d.vmod"),
+                          f"omaha={demo_game / 'board.png'}", "-o", str(tmp_path / "d.vmod"),
                           "--date-saved", "0", "--json")
     assert code == 0 and json.loads(stdout)["counts"]["units"] == 13
 
@@ -57,7 +57,7 @@ def test_check_exits_1_on_errors(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(game_factory, tmp_path: Path) -> None:
     game = game_factory(counters=False)
     code, _stdout, stderr = run("build", str(game), "--board", str(game / "board.png"),
-                               "--out", str(tmp_path / "x.vmod"))
+                               "-o", str(tmp_path / "x.vmod"))
     assert code == 2 and stderr.count("\n") == 1 and stderr.startswith("bocage: ")
     assert "no counter image" in stderr and not (tmp_path / "x.vmod").exists()
     hostile = make_vmod(tmp_path / "h.vmod", extra={"../x": b""})
@@ -77,10 +77,10 @@ def test_build_takes_the_layout_from_another_map(demo_game: Path, tmp_path: Path
     grid_file.write_text(json.dumps(fitted))
     out = tmp_path / "g.vmod"
     code, _, err = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
-                       "--out", str(out))
+                       "-o", str(out))
     assert code == 2 and "no pixel layout" in err and not out.exists()
     code, _, _ = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
-                     "--grid", str(grid_file), "--out", str(out), "--date-saved", "0")
+                     "--grid", str(grid_file), "-o", str(out), "--date-saved", "0")
     assert code == 0
     code, stdout, _ = run("inspect", str(out))
     assert f"x0={round(layout['x0'])} y0={round(layout['y0'])}" in stdout
@@ -97,7 +97,7 @@ def test_play_aid_pngs_become_the_chart_window(demo_game: Path, tmp_path: Path) 
     make_aids(Path(__file__).resolve().parents[2] / "maps" / "omaha", aids, "letter")
     out = tmp_path / "c.vmod"
     code, _, err = run("build", str(demo_game), "--board", str(demo_game / "board.png"),
-                       "--charts", str(aids), "--out", str(out), "--date-saved", "0")
+                       "--charts", str(aids), "-o", str(out), "--date-saved", "0")
     assert code == 0, err
     with zipfile.ZipFile(out) as archive:
         root = etree.fromstring(archive.read("buildFile.xml"))

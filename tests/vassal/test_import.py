@@ -166,12 +166,12 @@ def test_import_refuses_an_existing_folder_and_leaves_nothing(tmp_path):
     (tmp_path / "full" / "keep.txt").write_text("mine")
     result = CliRunner().invoke(cli, ["vassal", "import",
                                       str(reference("vassal-saves", "omaha.vmod")),
-                                      "--out", str(tmp_path / "full")])
+                                      "--out-dir", str(tmp_path / "full")])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert [p.name for p in (tmp_path / "full").iterdir()] == ["keep.txt"]
     broken = tmp_path / "broken.vmod"
     broken.write_bytes(reference("vassal-saves", "omaha.vmod").read_bytes()[:5000])
-    result = CliRunner().invoke(cli, ["vassal", "import", str(broken), "--out",
+    result = CliRunner().invoke(cli, ["vassal", "import", str(broken), "--out-dir",
                                       str(tmp_path / "new")])
     assert result.exit_code == 2 and not (tmp_path / "new").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.vmod", "full"]
@@ -182,7 +182,7 @@ def test_import_refuses_an_existing_folder_and_leaves_nothing(tmp_path):
 def test_import_command_summary(tmp_path):
     result = CliRunner().invoke(cli, ["vassal", "import",
                                       str(reference("vassal-saves", "omaha.vmod")),
-                                      "--out", str(tmp_path / "o"), "--json"])
+                                      "--out-dir", str(tmp_path / "o"), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["counts"]["boards"] == 1 and data["grids"][0]["board"] == "omaha"

@@ -146,7 +146,7 @@ def test_default_size_is_the_board_and_scale_scales_it(demo, tmp_path):
         width, height = picture.size
     assert preview_module(vmod).image.size == (width, height)  # under 2000 px: scale 1
     out = tmp_path / "half.png"
-    code, stdout, _ = run("preview", str(vmod), "--out", str(out), "--scale", "0.5")
+    code, stdout, _ = run("preview", str(vmod), "-o", str(out), "--scale", "0.5")
     assert code == 0 and "scale 0.5" in stdout
     with Image.open(out) as png:
         assert png.format == "PNG" and png.size == (round(width * 0.5), round(height * 0.5))
@@ -205,7 +205,7 @@ def test_hex_names_are_written_above_the_centre(demo):
 def test_json_summary(demo, tmp_path):
     vmod, _ = demo
     out = tmp_path / "p.png"
-    code, stdout, _ = run("preview", str(vmod), "--out", str(out), "--json")
+    code, stdout, _ = run("preview", str(vmod), "-o", str(out), "--json")
     assert code == 0
     data = json.loads(stdout)
     assert data["out"] == str(out) and data["stacks"] == 9 and data["pieces"] == 9
@@ -401,13 +401,13 @@ def test_errors_are_one_line_and_leave_no_file(demo, tmp_path):
         ([str(board_png)], board_png, "not a VASSAL module"),
         ([str(vmod), "--board", "omahaa"], vmod, "did you mean 'omaha'"),
     ]:
-        code, stdout, stderr = run("preview", *args, "--out", str(out))
+        code, stdout, stderr = run("preview", *args, "-o", str(out))
         assert code == 2 and stdout == ""
         assert stderr.count("\n") == 1 and stderr.startswith(f"bocage: {path}: ")
         assert words in stderr
         assert list(out_dir.iterdir()) == []
     out.write_bytes(b"old")
-    assert run("preview", str(missing), "--out", str(out))[0] == 2
+    assert run("preview", str(missing), "-o", str(out))[0] == 2
     assert out.read_bytes() == b"old"  # a failed run leaves the old file as it was
 
 

@@ -127,7 +127,7 @@ def test_the_module_is_found_beside_the_save():
 def test_read_save_command_writes_a_position_the_loader_accepts(tmp_path):
     out = tmp_path / "position.json"
     save = reference("vassal-saves", "demo-crowded.vsav")
-    result = CliRunner().invoke(cli, ["vassal", "read-save", str(save), "--out", str(out)])
+    result = CliRunner().invoke(cli, ["vassal", "read-save", str(save), "-o", str(out)])
     assert result.exit_code == 0, result.output
     position = load_position(out)
     assert [u.id for u in position.units if u.hex == "2020"] == ["914/352", "915/352", "352/352"]
@@ -263,7 +263,7 @@ def test_hostile_or_broken_saves_are_refused_with_one_line(tmp_path):
             read_save(path, module)
         out = tmp_path / "pos.json"
         result = CliRunner().invoke(cli, ["vassal", "read-save", str(path), "--module",
-                                          str(module), "--out", str(out)])
+                                          str(module), "-o", str(out)])
         assert result.exit_code == 2, (path.name, result.output)
         assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"bocage: {path}")
         assert not out.exists()
