@@ -18,6 +18,7 @@ build file *means* is :mod:`pipeline.vassal.read`'s business.
 
 from __future__ import annotations
 
+import logging
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -142,6 +143,7 @@ class ModuleSource:
 # What reading a damaged archive raises: a bad CRC, cut-off or corrupt deflate data, a
 # version or method zipfile does not know, a header that makes no sense (ValueError), an
 # entry flagged as encrypted (RuntimeError: modules are never encrypted).
+_log = logging.getLogger(__name__)  # what was read, for --verbose
 _BROKEN = (zipfile.BadZipFile, OSError, EOFError, zlib.error, NotImplementedError, ValueError,
            RuntimeError)
 
@@ -216,6 +218,7 @@ def open_archive(path: Path, *, measure: bool = True) -> zipfile.ZipFile:
     except BaseException:
         archive.close()
         raise
+    _log.info("read %s: %d entries", path, len(archive.infolist()))
     return archive
 
 
