@@ -24,7 +24,7 @@ import logging
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -106,20 +106,16 @@ def progress_bar(label: str, show: bool) -> Iterator[Told]:
     if not (show and sys.stderr.isatty()):
         yield lambda done, total, what: None
         return
-    bars: list[Any] = []
+    with ExitStack() as stack:
+        bars: list[Any] = []
 
-    def told(done: int, total: int, what: str) -> None:
-        if not bars:
-            bar = click.progressbar(length=total, label=label, file=sys.stderr,
-                                    item_show_func=lambda s: s)
-            bars.append(bar.__enter__())
-        bars[0].update(done - bars[0].pos, what)
+        def told(done: int, total: int, what: str) -> None:
+            if not bars:
+                bars.append(stack.enter_context(click.progressbar(
+                    length=total, label=label, file=sys.stderr, item_show_func=lambda s: s)))
+            bars[0].update(done - bars[0].pos, what)
 
-    try:
         yield told
-    finally:
-        if bars:
-            bars[0].__exit__(None, None, None)
 
 
 def emit_json(data: Any) -> None:
@@ -224,10 +220,13 @@ def _usage_line(exc: click.UsageError) -> str:
         message = f"{exc.param_hint or _hint(exc.param)}: {exc.message}"
     elif isinstance(exc, click.NoSuchOption) and exc.ctx is not None:
         # Click suggests from every name an option takes; suggest the name it is shown by.
-        shown = ", ".join(repr(n) for n in sorted(
-            {_shown_name(exc.ctx.command, p) for p in exc.possibilities or ()}))
-        message = (exc.message if not shown else f"{exc.message} Did you mean {shown}?"
-                   if "," not in shown else f"{exc.message} (Did you mean one of: {shown}?)")
+        names = sorted({_shown_name(exc.ctx.command, p) for p in exc.possibilities or ()})
+        shown = ", ".join(repr(n) for n in names)
+        message = exc.message
+        if len(names) == 1:
+            message += f" Did you mean {shown}?"
+        elif names:
+            message += f" (Did you mean one of: {shown}?)"
     else:
         message = exc.format_message()
     return f"bocage: {where}{_flat(message).rstrip('.')} (see '{path} --help')"
