@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.aids.cite import Rulebook
@@ -19,6 +18,7 @@ from pipeline.files import atomic_folder
 from pipeline.model.folder import CRT_FILE, MAP_FILE, RULES_FILE, GameFolder
 from pipeline.model.mapdata import MapData
 from pipeline.pdf import DocumentInfo
+from pipeline.progress import Told
 
 __all__ = ["AID_STEMS", "is_aid_file", "make_aids"]
 
@@ -47,7 +47,7 @@ def _png_bytes(pages: list[Page], dpi: float) -> bytes:
 def make_aids(game_dir: str | Path | GameFolder, out_dir: str | Path, paper: str = "letter", *,
               hex_size: float = DEFAULT_HEX_SIZE, map_dpi: float = 150.0,
               png_dpi: float = 100.0,
-              progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
+              progress: Told | None = None) -> list[Path]:
     """Write the play aids of the game in ``game_dir`` to ``out_dir``; return the files.
 
     Parameters

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from pipeline.errors import BocageError, DataError, GridError
+from pipeline.progress import Told
 
 if TYPE_CHECKING:
     from pipeline.hexgrid import HexGrid
@@ -92,9 +93,6 @@ def verbose_option() -> click.Option:
     return click.Option(["-v", "--verbose"], count=True, expose_value=False,
                         callback=_verbosity, help="Also tell each file read and written and"
                         " each long stage's time, on standard error (-vv: every image).")
-
-
-Told = Callable[[int, int, str], None]  # a long step's progress: (done, total, what now)
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import functools
 import io
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -70,6 +70,7 @@ from pipeline.counters.typeset import (
 from pipeline.errors import DataError, ImageError, ManifestError, did_you_mean
 from pipeline.files import atomic_folder, write_bytes_atomic
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
+from pipeline.progress import Told
 from pipeline.workers import map_in_processes
 
 __all__ = [
@@ -668,7 +669,7 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
                     out_dir: str | Path, options: RenderOptions | None = None, *,
                     title: str = "", contact_path: str | Path | None = None,
                     jobs: int | None = None,
-                    progress: Callable[[int, int, str], None] | None = None) -> list[Path]:
+                    progress: Told | None = None) -> list[Path]:
     """Draw every counter of the manifests and write its faces and a contact sheet.
 
     The same files as :func:`iter_counters` then :func:`write_counters`, made on

@@ -62,6 +62,7 @@ from pipeline.model.documents import read_json
 from pipeline.model.folder import GameFolder, companion_maps
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
 from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
+from pipeline.progress import Told
 
 __all__ = [
     "MAX_PAGES",
@@ -403,7 +404,7 @@ def write_sheet_pdf(units: UnitManifest | None, markers: MarkerManifest | None,
                     path: str | Path, options: SheetOptions,
                     render: RenderOptions | None = None, *, title: str = "",
                     info: DocumentInfo | None = None,
-                    progress: Callable[[int, int, str], None] | None = None) -> SheetPlan:
+                    progress: Told | None = None) -> SheetPlan:
     """Render the manifests and write their counter sheets to ``path`` (atomically).
 
     Each counter is drawn when its sheet is laid out and let go after it, so

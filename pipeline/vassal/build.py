@@ -28,7 +28,7 @@ import os
 import re
 import stat
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +41,7 @@ from pipeline.hexgrid import Hex, Layout
 from pipeline.imagefile import open_image
 from pipeline.model import GameFolder, MapData, MarkerSpec, UnitSpec
 from pipeline.model.folder import companion_counters
+from pipeline.progress import Told
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
 from pipeline.vassal.buildfile import (
@@ -628,7 +629,7 @@ def build_module(
     charts: str | Path | None = None,
     piece_size: int | None = None,
     jobs: int | None = None,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Told | None = None,
 ) -> BuildReport:
     """Build a VASSAL module from a game folder (see the module docstring).
 
