@@ -13,8 +13,9 @@ Each timed call builds a fresh engine on the same position, as a position held b
 studio or a game is asked many questions. The position keeps for every engine what
 depends on it alone: the terrain costs of its map (``Situation.terrain_memo``: what a
 step or a line costs) and the facts its units set (``Situation.position_memo``: each
-side's zones of control, the hexes enemy units bar, where moves stop); each question's
-own work (its step tables, its search, supply's lines and their explanations) is timed.
+side's zones of control, the hexes enemy units bar, where moves stop, each kind of
+mover's plain steps, where a lone mover may not end); each question's own work (its
+search, supply's lines and their explanations) is timed.
 The "new position" rows time a copy of the position each call, which works all of it out
 again (a command answering one question).
 

@@ -49,6 +49,7 @@ from pipeline.rules.situation import Unit
 from pipeline.rules.stacking import (
     counted_markers,
     hex_limit_words,
+    lone_refusals,
     once_left_hexes,
     stacking_verdict,
 )
@@ -140,8 +141,10 @@ class _Table:
     own_costs: bool                  # the system prices steps its own way (step_cost)
 
 
-# A question's movers' ids, its Mover, step table, remembered and crowded hexes.
-_Asking = tuple[tuple[str, ...], Mover, _Table, frozenset[Hex], frozenset[Hex]]
+# A question's movers' ids, its Mover, step table, remembered hexes, the hexes where a lone
+# mover's end needs a look and the refusals among them known before it (lone_refusals).
+_Asking = tuple[tuple[str, ...], Mover, _Table, frozenset[Hex], frozenset[Hex],
+                dict[Hex, Verdict] | None]
 
 
 class Kernel(System):
@@ -173,7 +176,7 @@ class Kernel(System):
             known = engine.movers[query.ids] = self._mover(engine, query)
         mover = cast(Mover, known)
         last = engine.asking = (query.ids, mover, self._step_table(engine, query, mover),
-                                self._remembered(engine), self._crowded(engine))
+                                self._remembered(engine), *self._end_hexes(engine, query))
         return last
 
     def _remembered(self, engine: Engine) -> frozenset[Hex]:
@@ -188,19 +191,30 @@ class Kernel(System):
         those of a ``stacking.hex_limits`` entry with ``once_left`` (000 §11.2.1)."""
         return frozenset(once_left_hexes(engine))
 
-    @staticmethod
-    def _crowded(engine: Engine) -> frozenset[Hex]:
-        """Hexes where a lone mover's stacking needs a look: those holding units, or
-        markers when some markers count (``stacking.markers``)."""
+    def _end_hexes(self, engine: Engine, query: MoveQuery
+                   ) -> tuple[frozenset[Hex], dict[Hex, Verdict] | None]:
+        """Where a lone mover's end needs a look, and the refusals known there before it.
+
+        Where stacking is the plain count and this system keeps the kernel's stacking, the
+        refusals are the position's (:func:`~pipeline.rules.stacking.lone_refusals`), and
+        only they and the hexes that read the mover's own flag (000 §11.2.1) are looked at;
+        else every hex holding units, or markers when some markers count."""
+        side = query.unit.side
         memo = engine.situation.position_memo
-        known = memo.get(("kernel_crowded",))
+        key = ("kernel_end_hexes", self.name, side)
+        known = memo.get(key)
         if known is None:
             sit = engine.situation
-            hexes = set(sit.occupants)
+            crowded = set(sit.occupants)
             if engine.profile.stacking.markers:
-                hexes.update(m.hex for m in sit.markers if m.hex is not None)
-            known = memo[("kernel_crowded",)] = frozenset(hexes)
-        return cast("frozenset[Hex]", known)
+                crowded.update(m.hex for m in sit.markers if m.hex is not None)
+            refusals = (lone_refusals(engine, side)
+                        if type(self).stacking is Kernel.stacking else None)
+            if refusals is not None:
+                once = once_left_hexes(engine)
+                crowded = {h for h in crowded if h in once}.union(refusals)
+            known = memo[key] = (frozenset(crowded), refusals)
+        return cast("tuple[frozenset[Hex], dict[Hex, Verdict] | None]", known)
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
         unit = query.unit
@@ -724,7 +738,7 @@ class Kernel(System):
         asked through it."""
         if type(self).steps is not Kernel.steps:
             return super().stepper(engine, query)
-        _, mover, kind, remembered, _ = self._asking(engine, query)
+        _, mover, kind, remembered, _, _ = self._asking(engine, query)
         table, adjacency, split, unit_class = (
             kind.steps, engine.grid.adjacency, self._split, mover.unit_class)
         if mover.all_special:
@@ -762,16 +776,20 @@ class Kernel(System):
         own = self.step_cost if kind.own_costs else None
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
+        costs: StepCosts | None = None
         for n in engine.grid.adjacency[here]:
             if n in special_hexes:
                 special.append(n)
                 continue
             cost = rows.get(n)
             if cost is None:
-                cost = rows[n] = (own(engine, unit_class, here, n) if own is not None
-                                  else StepCosts.of(engine).cost(
-                                      engine, unit_class, here, n,
-                                      engine.situation.map.features(here, n)))
+                if own is not None:
+                    cost = own(engine, unit_class, here, n)
+                else:
+                    if costs is None:  # looked up once for the hex's neighbours
+                        costs = StepCosts.of(engine)
+                    cost = costs.cost(engine, unit_class, here, n, costs.map.features(here, n))
+                rows[n] = cost
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
@@ -780,12 +798,20 @@ class Kernel(System):
 
     def _step_table(self, engine: Engine, query: MoveQuery, mover: Mover) -> _Table:
         """The plain-step table of this mover: shared by every mover of the same kind (side,
-        class, the hexes it may not enter, that are in an EZOC for it or stop it)."""
-        known = engine.memo.get(mover.kind)
+        class, the hexes it may not enter, that are in an EZOC for it or stop it).
+
+        What a kind's plain steps are depends on the position alone (its map, chart and
+        profile, where enemy units bar and their zones reach): kept for every engine on the
+        position. A table of one mover's own (friends it may not pass) or priced by the
+        system's own :meth:`step_cost` is kept per engine."""
+        own_costs = type(self).step_cost is not Kernel.step_cost
+        memo = (engine.memo if own_costs or mover.kind[-1]
+                else engine.situation.position_memo)
+        key = (self.name, *mover.kind)
+        known = memo.get(key)
         if known is None:
-            known = engine.memo[mover.kind] = _Table(
-                {}, frozenset(mover.barred).union(mover.ezoc, mover.stops), None,
-                type(self).step_cost is not Kernel.step_cost)
+            known = memo[key] = _Table(
+                {}, frozenset(mover.barred).union(mover.ezoc, mover.stops), None, own_costs)
         return cast(_Table, known)
 
     def over_budget(self, engine: Engine, query: MoveQuery, move: Move, to: Hex,
@@ -815,8 +841,13 @@ class Kernel(System):
         last: _Asking | None = engine.asking  # type: ignore[assignment]
         if last is None or last[0] is not query.ids:
             last = self._asking(engine, query)
-        if len(query.movers) == 1 and move.hex not in last[4]:
-            return None  # one unit alone in a hex stacks legally in every game
+        if len(query.movers) == 1:
+            if move.hex not in last[4]:
+                return None  # alone, or within the count (Kernel._end_hexes)
+            lone = last[5]
+            # Its own hex counts it among the friends there: asked below (a path back).
+            if lone is not None and move.hex in lone and move.hex != query.unit.hex:
+                return lone[move.hex]
         ends = last[1].ends
         if move.hex in ends:
             return ends[move.hex]

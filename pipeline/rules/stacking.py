@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 # A stacking value: a whole number of units or points, or a share such as 1/3.
 Number = Fraction | int
 
-__all__ = ["counted_markers", "hex_limit_words", "once_left_hexes", "stacking_verdict"]
+__all__ = ["counted_markers", "hex_limit_words", "lone_refusals", "once_left_hexes",
+           "stacking_verdict"]
 
 
 def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
@@ -113,16 +114,11 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
         refused = _once_left(engine, h, units)
         if refused is not None:
             return refused
-    if (rules.counts == "units" and not rules.units and not markers and rules.no_mixing is None
-            and rules.limit is not None):
+    if not markers and _counts_plainly(engine):
         # The plain count (000 §5.3): no share, no free unit, no marker to weigh; it reads
         # only how many units there are: one verdict per hex and number (a move's end asks
         # it of every hex where friends stand).
-        key = ("plain_count", h, len(units))
-        known = engine.memo.get(key)
-        if known is None:
-            known = engine.memo[key] = _plain_count(engine, h, len(units), rules.limit)
-        return known  # type: ignore[return-value]
+        return _plain_count(engine, h, len(units))
     name = engine.name(h)
     facts = [_facts(engine, u) for u in units]
     refused = _limits_by_unit(engine, name, units, facts) or _mixing(
@@ -143,10 +139,61 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
 
 
-def _plain_count(engine: Engine, h: Hex, count: int, limit: float) -> Verdict:
+def lone_refusals(engine: Engine, side: str) -> dict[Hex, Verdict] | None:
+    """Where stacking is the plain count, the hexes one unit of ``side`` may not end its
+    move in for the friendly units already there, with why (000 §5.3): the same for every
+    lone mover of the side, so worked out once per position. ``None`` where the answer
+    reads more than a count (points, shares, counted markers, nationalities): asked of
+    each move. A hex a unit may not stack in again after leaving (000 §11.2.1) is left
+    out: that reads the mover's own flag (:func:`stacking_verdict` answers it).
+
+    A move's end asks it of every hex where friends stand, and most moves are of one unit.
+    """
+    rules = engine.profile.stacking
+    if rules.markers or not _counts_plainly(engine):
+        return None
+    memo = engine.situation.position_memo
+    key = ("lone_refusals", side)
+    known = memo.get(key)
+    if known is None:
+        once = once_left_hexes(engine)
+        count: dict[Hex, int] = {}
+        for u in engine.situation.units:
+            if u.side == side and u.hex is not None and u.hex not in once:
+                count[u.hex] = count.get(u.hex, 0) + 1
+        found: dict[Hex, Verdict] = {}
+        for h, n in count.items():
+            verdict = _plain_count(engine, h, n + 1)
+            if not verdict.legal:
+                found[h] = verdict
+        known = memo[key] = found
+    return known  # type: ignore[return-value]
+
+
+def _counts_plainly(engine: Engine) -> bool:
+    """Stacking is a plain count of units: no unit counts differently, no nationalities
+    kept apart, a limit given (counted markers are the caller's to weigh)."""
+    rules = engine.profile.stacking
+    return (rules.counts == "units" and not rules.units and rules.no_mixing is None
+            and not rules.exclusive_markers and rules.limit is not None)
+
+
+def _plain_count(engine: Engine, h: Hex, count: int) -> Verdict:
     """:func:`stacking_verdict` by the plain count: ``count`` units against the hex's
-    limit (``hex_limits`` first)."""
-    most, cite = float(limit), engine.cite(engine.profile.stacking.cite)
+    limit (``hex_limits`` first); one verdict per hex and number, for every engine on
+    the position (it reads the map, the markers and the profile only)."""
+    memo = engine.situation.position_memo
+    key = ("plain_count", h, count)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _counted(engine, h, count)
+    return known  # type: ignore[return-value]
+
+
+def _counted(engine: Engine, h: Hex, count: int) -> Verdict:
+    rules = engine.profile.stacking
+    assert rules.limit is not None
+    most, cite = float(rules.limit), engine.cite(rules.cite)
     sit = engine.situation
     for special in engine.profile.stacking.hex_limits:
         if ((special.marker is None or sit.markers_in(h, special.marker))

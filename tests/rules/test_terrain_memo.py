@@ -82,3 +82,5 @@ def test_the_facts_of_the_position_are_worked_out_once_and_as_anew(system: str) 
     mover = next(u.id for u in situation.units if u.side == "allied")
     first.reachable(mover)
     assert any(k[0] == "enemy_barred" for k in situation.position_memo)
+    # The plain steps of a kind of mover are the position's too.
+    assert any(len(k) > 1 and k[1] == "kernel_steps" for k in situation.position_memo)
