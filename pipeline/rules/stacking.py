@@ -191,15 +191,8 @@ def _plain_count(engine: Engine, h: Hex, count: int) -> Verdict:
 
 
 def _counted(engine: Engine, h: Hex, count: int) -> Verdict:
-    rules = engine.profile.stacking
-    assert rules.limit is not None
-    most, cite = float(rules.limit), engine.cite(rules.cite)
-    sit = engine.situation
-    for special in engine.profile.stacking.hex_limits:
-        if ((special.marker is None or sit.markers_in(h, special.marker))
-                and (special.terrain is None or sit.map.has(h, special.terrain))):
-            most, cite = special.limit, engine.cite(special.cite)
-            break
+    limit, cite = _hex_limit(engine, h)
+    most = float(limit)
     reason = f"{count} units in a hex that holds {most:g}"
     if count <= most:
         return Verdict(True, None, engine.name(h), reason)
@@ -209,20 +202,24 @@ def _counted(engine: Engine, h: Hex, count: int) -> Verdict:
 
 def _limit(engine: Engine, h: Hex, facts: Sequence[_Facts]) -> tuple[Number, str | None]:
     """The hex's limit and its rule: ``hex_limits`` first, raised by ``raises_limit``."""
-    rules, sit = engine.profile.stacking, engine.situation
+    rules = engine.profile.stacking
     if rules.limit is None:
         file = engine.profile.file or "the rules profile"
         raise RulesError(f"{file}: stacking.limit: the stacking limit is not given (null); fill"
                          " in stacking.limit")
-    limit, cite = _fraction(rules.limit), engine.cite(rules.cite)
+    limit, cite = _hex_limit(engine, h)
+    return _fraction(limit) + max((f.raises for f in facts), default=0), cite
+
+
+def _hex_limit(engine: Engine, h: Hex) -> tuple[float, str | None]:
+    """The limit of ``h`` as the profile prints it, and its rule: the first ``hex_limits``
+    entry whose hexes hold ``h``, else ``stacking.limit`` (given: callers check)."""
+    rules = engine.profile.stacking
     for special in rules.hex_limits:
-        if special.marker is not None and not sit.markers_in(h, special.marker):
-            continue
-        if special.terrain is not None and not sit.map.has(h, special.terrain):
-            continue
-        limit, cite = _fraction(special.limit), engine.cite(special.cite)
-        break
-    return limit + max((f.raises for f in facts), default=0), cite
+        if _in_hex_limit(engine, special, h):
+            return special.limit, engine.cite(special.cite)
+    assert rules.limit is not None
+    return rules.limit, engine.cite(rules.cite)
 
 
 def _limits_by_unit(engine: Engine, name: str, units: Sequence[Unit], facts: Sequence[_Facts]
