@@ -27,12 +27,13 @@ from numpy.typing import NDArray
 
 from pipeline.digitize.patches import HexFrame
 
-__all__ = ["Augmenter", "augment", "light_spread"]
+__all__ = ["Augmenter", "augment", "draw", "light_spread", "plan"]
 
 U8 = NDArray[np.uint8]
 I64 = NDArray[np.int64]
 RGB = tuple[int, int, int]
 
+_SPLIT = 0.35  # share of drawings with another terrain over part of them
 _WORDS = ("Ulm", "Tarvin", "Orrin", "Nesbit", "Caldor", "Marrow", "Pella", "Zell", "Arlon")
 
 
@@ -66,8 +67,11 @@ def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter,
             keys: I64 | None = None) -> tuple[U8, I64]:
     """The examples and their new drawings, with labels, ``(k * (copies + 1), size, size, 3)``.
 
-    ``keys`` names each example (its hex, say) so that it is drawn the same way whatever
-    other examples come with it: a new label adds drawings without changing the others.
+    ``keys`` names each example (its hex, say). Each drawing is seeded by its example's
+    key, label and copy number, and the other example whose terrain may be drawn over part
+    of it is picked by consistent hashing (:func:`plan`): a new example changes only the
+    few drawings that now pick it, so described drawings can be kept between reads
+    (:mod:`~pipeline.digitize.drawings`).
 
     Examples
     --------
@@ -79,17 +83,68 @@ def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter,
     ((8, 16, 16, 3), [0, 0, 0, 0, 1, 1, 1, 1])
     """
     keys = np.arange(len(labels)) if keys is None else keys
+    others = plan(labels, keys, augmenter)
     out, lab = [], []
     for i, (patch, label) in enumerate(zip(patches, labels, strict=True)):
-        rng = np.random.default_rng([augmenter.seed, int(keys[i]) + 1, int(label)])
         out.append(patch)
-        lab.append(int(label))
-        others = np.nonzero(labels != label)[0]
-        for _ in range(augmenter.copies):
-            other = patches[int(rng.choice(others))] if len(others) else None
-            out.append(_draw(patch, other, frame, augmenter, rng))
-            lab.append(int(label))
+        out += [draw(patches, labels, keys, i, copy, int(others[i, copy]), frame, augmenter)
+                for copy in range(augmenter.copies)]
+        lab += [int(label)] * (augmenter.copies + 1)
     return np.stack(out), np.array(lab, np.int64)
+
+
+def plan(labels: I64, keys: I64, augmenter: Augmenter) -> I64:
+    """For each example and copy, the example drawn over part of it (-1: none), ``(k, copies)``.
+
+    Each example has a place on a circle (seeded by its key and label); a copy that takes
+    another terrain over part of it draws a point on the circle and takes the first
+    example of another label at or past it. Adding an example moves only the points that
+    now land on it.
+
+    >>> plan(np.array([0, 1]), np.array([5, 9]), Augmenter(copies=4)).tolist()
+    [[-1, 1, -1, -1], [0, -1, 0, -1]]
+    """
+    places = np.array([_place(augmenter, int(k), int(c)) for k, c in zip(keys, labels,
+                                                                          strict=True)])
+    out = np.full((len(labels), augmenter.copies), -1, np.int64)
+    for i, (key, label) in enumerate(zip(keys, labels, strict=True)):
+        others = np.nonzero(labels != label)[0]
+        for copy in range(augmenter.copies):
+            rng = _copy_rng(augmenter, int(key), int(label), copy)
+            split, point = rng.random() < _SPLIT, rng.random()
+            if split and len(others):
+                out[i, copy] = others[int(np.argmin((places[others] - point) % 1.0))]
+    return out
+
+
+def draw(patches: U8, labels: I64, keys: I64, i: int, copy: int, other: int, frame: HexFrame,
+         augmenter: Augmenter) -> U8:
+    """Copy ``copy`` of example ``i``, with example ``other`` over part of it (-1: none)."""
+    rng = _copy_rng(augmenter, int(keys[i]), int(labels[i]), copy)
+    rng.random(), rng.random()  # the draws plan() made
+    img = patches[i].copy()
+    if other >= 0:
+        img = _split(img, patches[other], frame, rng)
+    for _ in range(int(rng.integers(0, 3))):
+        kind = rng.random()
+        if kind < 0.45:
+            _through_line(img, frame, augmenter.across, rng)
+        elif kind < 0.7:
+            _side_line(img, frame, augmenter.along, rng)
+        elif kind < 0.85:
+            _dotted_curve(img, frame, rng)
+        else:
+            _word(img, frame, rng)
+    return _scan_like(img, frame, augmenter.spread, rng)
+
+
+def _copy_rng(augmenter: Augmenter, key: int, label: int, copy: int) -> np.random.Generator:
+    return np.random.default_rng([augmenter.seed, key + 1, label, copy + 1])
+
+
+def _place(augmenter: Augmenter, key: int, label: int) -> float:
+    """An example's place on the circle of :func:`plan` (copy number 0 is not a copy's)."""
+    return float(np.random.default_rng([augmenter.seed, key + 1, label, 0]).random())
 
 
 def light_spread(patches: U8, labels: I64, mask: NDArray[np.bool_],
@@ -117,24 +172,6 @@ def light_spread(patches: U8, labels: I64, mask: NDArray[np.bool_],
         return floor, floor, floor
     std = np.maximum(np.sqrt(dev / count), floor)
     return float(std[0]), float(std[1]), float(std[2])
-
-
-def _draw(patch: U8, other: U8 | None, frame: HexFrame, augmenter: Augmenter,
-          rng: np.random.Generator) -> U8:
-    img = patch.copy()
-    if other is not None and rng.random() < 0.35:
-        img = _split(img, other, frame, rng)
-    for _ in range(int(rng.integers(0, 3))):
-        kind = rng.random()
-        if kind < 0.45:
-            _through_line(img, frame, augmenter.across, rng)
-        elif kind < 0.7:
-            _side_line(img, frame, augmenter.along, rng)
-        elif kind < 0.85:
-            _dotted_curve(img, frame, rng)
-        else:
-            _word(img, frame, rng)
-    return _scan_like(img, frame, augmenter.spread, rng)
 
 
 def _colour(colours: Sequence[RGB], rng: np.random.Generator) -> tuple[int, int, int]:

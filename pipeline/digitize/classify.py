@@ -25,9 +25,18 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.describe import describe
+from pipeline.digitize.augment import light_spread
+from pipeline.digitize.describe import Descriptors, describe
+from pipeline.digitize.drawings import DrawingMemo
 from pipeline.digitize.gridfit import GridFit, hex_units
-from pipeline.digitize.learn import Examples, Learner, Reading, learn_terrain, suggest
+from pipeline.digitize.learn import (
+    Examples,
+    Learner,
+    Reading,
+    drawings_per_example,
+    learn_terrain,
+    suggest,
+)
 from pipeline.digitize.legend import RGB, Legend
 from pipeline.digitize.light import Light, fit_light
 from pipeline.digitize.patches import (
@@ -69,6 +78,7 @@ _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
 _PAPER_CHROMA = 25.0  # and at most this far from grey
+_RELIGHT_AFTER = 10  # new examples a kept light takes, however few it was measured with
 
 
 @dataclass(frozen=True)
@@ -163,10 +173,15 @@ class TerrainReader:
         The learner's settings.
     source
         The scan's name, for messages.
+    relight
+        The light is measured again when the builder's examples are no longer those of the
+        read that measured it with at most this share more (or ten more, if that is
+        more): see :class:`_Lit`.
     """
 
     def __init__(self, image: U8, fit: GridFit, legend: Legend, *,
-                 learner: Learner = Learner(), source: str | None = None) -> None:
+                 learner: Learner = Learner(), source: str | None = None,
+                 relight: float = 1.0) -> None:
         self.image, self.fit, self.legend = image, fit, legend
         self.learner, self.source = learner, source
         self.names = tuple(legend.terrain)
@@ -188,33 +203,38 @@ class TerrainReader:
         self.lines = {"across": _line_colours(legend, "across"),
                       "along": _line_colours(legend, "along")}
         self._votes: tuple[Votes, Light] | None = None
+        self.relight = relight
+        self._lit: _Lit | None = None
+        self._last: tuple[_Lit, F64] | None = None
+        self.lights_measured = 0  # reads that measured the light (the others kept it)
+        self.drawings = DrawingMemo()
 
     def read(self, teaching: Teaching | None = None, *, warn: Warn | None = None
              ) -> Classification:
         """Learn from the examples and read every hex.
 
         ``warn`` is told each warning (a terrain found nowhere or everywhere), one line each.
+        The light measured by one read is kept for the next while the builder's examples
+        are those of the read that measured it and a few more (:class:`_Lit`): a label in
+        the studio does not measure the light again.
         """
         teaching = teaching or Teaching()
         given = _given(self, teaching)
         voted, light, votes = self._voted(given)
         examples = Examples.join([given, voted])
-        # The first reading only measures each hex's light: one member and no
-        # self-training see enough for that, at a third of the work.
-        first = replace(self.learner, rounds=0, members=1)
-        reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
-                                **self.lines, learner=first)
-        # Read again with each hex's light taken out: the shadow, the glare, the yellowing.
-        gains = _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
-        patches = _divide(self.patches, gains)
+        lit = self._lit
+        if lit is None or not lit.holds(given, self.relight):
+            lit = self._lit = self._measure_light(examples, given)
         examples = replace(examples, patches=_divide(examples.patches,
-                                                     gains[_nearest(examples)]))
-        lab = lab_patches(patches)
-        descriptors = describe(lab, self.frame, self.mask)
-        reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
-                                **self.lines, learner=self.learner)
-        plain = lab_patches(_divide(self.plain, gains))
-        shares = area_shares(*cell_descriptors(plain, self.frame, self.mask), reading)
+                                                     lit.gains[_nearest(examples)]))
+        # Under a kept light, the self-training goes on from the last read's reading.
+        start = self._last[1] if self._last is not None and self._last[0] is lit else None
+        reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
+                                across=self.lines["across"], along=self.lines["along"],
+                                learner=self.learner, spread=lit.spread, memo=self.drawings,
+                                start=start, copies=lit.copies)
+        self._last = (lit, reading.probability)
+        shares = area_shares(*lit.cells, reading)
         if votes is not None and not self.legend.unsampled():
             shares = _with_printed_shares(shares, votes.share, self.legend)
         if light is None:
@@ -224,6 +244,25 @@ class TerrainReader:
         terrain = _results(self.hexes, reading, shares, self.colours / gain)
         _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
+
+    def _measure_light(self, examples: Examples, given: Examples) -> _Lit:
+        """Each hex's light, from a first reading, and the hexes described without it."""
+        # The first reading only measures each hex's light: one member and no
+        # self-training see enough for that, at a third of the work.
+        first = replace(self.learner, rounds=0, members=1)
+        reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
+                                across=self.lines["across"], along=self.lines["along"],
+                                learner=first, memo=self.drawings)
+        # Read again with each hex's light taken out: the shadow, the glare, the yellowing.
+        gains = _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
+        lit = _divide(examples.patches, gains[_nearest(examples)])
+        descriptors = describe(lab_patches(_divide(self.patches, gains)), self.frame, self.mask)
+        plain = lab_patches(_divide(self.plain, gains))
+        self.lights_measured += 1
+        return _Lit(_signature(given), gains, descriptors,
+                    cell_descriptors(plain, self.frame, self.mask),
+                    light_spread(lit, examples.labels, self.mask),
+                    drawings_per_example(self.learner, len(examples)))
 
     def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:
         """Examples from the legend's printed colours, for terrains the builder did not show."""
@@ -251,6 +290,44 @@ class TerrainReader:
             labels += [i] * len(these)
         return (Examples(self.patches[taken], np.array(labels, np.int64),
                          np.array(taken, np.int64)), light, votes)
+
+
+Signature = frozenset[tuple[int, int, bytes]]
+
+
+@dataclass(frozen=True)
+class _Lit:
+    """The light one read measured, and the hexes described with it taken out.
+
+    The light comes from a first, quick reading of the examples (each hex against its
+    terrain's typical colour). One more example moves it very little, so a read whose
+    builder's examples (samples, key swatches, checked hexes) are the measuring read's and
+    a few more (up to ``relight`` times as many, or ten) keeps it; one that drops or
+    changes one of them (a label taken back or corrected), or adds more, measures it
+    again. The examples
+    taken from the legend's printed colours follow the builder's (a terrain shown by the
+    builder needs none), so they are not compared.
+    """
+
+    examples: Signature
+    gains: F64
+    descriptors: Descriptors
+    cells: tuple[F64, F64]
+    spread: tuple[float, float, float]
+    copies: int
+
+    def holds(self, given: Examples, relight: float) -> bool:
+        """Whether a read whose builder's examples are ``given`` keeps this light."""
+        now = _signature(given)
+        return self.examples <= now and len(now - self.examples) <= max(
+            _RELIGHT_AFTER, relight * len(self.examples))
+
+
+def _signature(examples: Examples) -> Signature:
+    """Each example as its hex, label and (for a key swatch, not on the map) its pixels."""
+    return frozenset((int(h), int(c), b"" if h >= 0 else p.tobytes())
+                     for h, c, p in zip(examples.hexes, examples.labels, examples.patches,
+                                        strict=True))
 
 
 def classify_hexes(image: U8, fit: GridFit, legend: Legend, teaching: Teaching | None = None,
@@ -386,7 +463,9 @@ def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
     where = np.vstack([centres[sure], paper_xy])
     logs = np.log(np.maximum(observed, 1.0) / np.maximum(expected, 1.0))
     logs = np.clip(logs, -1.6, 1.6)
-    d2 = ((centres[:, None, :] - where[None, :, :]) ** 2).sum(axis=-1)
+    # Squared distances as |a|^2 + |b|^2 - 2ab: one product, no (n, m, 2) array.
+    d2 = np.maximum((centres ** 2).sum(axis=1)[:, None] + (where ** 2).sum(axis=1)[None, :]
+                    - 2.0 * centres @ where.T, 0.0)
     w = np.exp(-d2 / (2 * (_LIGHT_REACH * hex_width) ** 2))
     field = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
     out: F64 = np.exp(field)
@@ -394,7 +473,8 @@ def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
 
 
 def _divide(patches: U8, gains: F64) -> U8:
-    out: U8 = np.clip(patches / gains[:, None, None, :], 0, 255).astype(np.uint8)
+    inverse = (1.0 / gains).astype(np.float32)[:, None, None, :]
+    out: U8 = np.clip(patches * inverse, 0, 255).astype(np.uint8)
     return out
 
 

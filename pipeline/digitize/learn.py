@@ -26,11 +26,12 @@ from numpy.typing import NDArray
 from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.preprocessing import RobustScaler
 
-from pipeline.digitize.augment import RGB, Augmenter, augment, light_spread
-from pipeline.digitize.describe import GROUPS, Descriptors, describe
-from pipeline.digitize.patches import HexFrame, lab_patches
+from pipeline.digitize.augment import RGB, Augmenter, light_spread
+from pipeline.digitize.describe import GROUPS, Descriptors
+from pipeline.digitize.drawings import DrawingMemo, described_drawings
+from pipeline.digitize.patches import HexFrame
 
-__all__ = ["Examples", "Learner", "Reading", "learn_terrain", "suggest"]
+__all__ = ["Examples", "Learner", "Reading", "drawings_per_example", "learn_terrain", "suggest"]
 
 _CANDIDATES = 1500  # hexes weighed for a suggestion: the most doubtful
 
@@ -92,6 +93,9 @@ class Learner:
         Probability from which a hex read in one round is an example in the next.
     keep
         At most this share of the hexes read as one terrain become examples of it.
+    features
+        Share of the descriptors each split of a tree draws from (scikit-learn's
+        ``max_features``).
     seed
         Seed of every random choice (same inputs, same reading).
     jobs
@@ -100,13 +104,14 @@ class Learner:
         trees are shared out, and the trees' answers are added up in their own order.
     """
 
-    trees: int = 120
+    trees: int = 60
     members: int = 3
     copies: int = 30
     budget: int = 1500
     rounds: int = 2
     sure: float = 0.6
     keep: float = 0.5
+    features: float = 0.3
     seed: int = 0
     jobs: int = -1
 
@@ -144,7 +149,10 @@ class Reading:
 
 def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Examples,
                   frame: HexFrame, mask: BoolMap, *, across: Sequence[RGB] = (),
-                  along: Sequence[RGB] = (), learner: Learner = Learner()) -> Reading:
+                  along: Sequence[RGB] = (), learner: Learner = Learner(),
+                  spread: tuple[float, float, float] | None = None,
+                  memo: DrawingMemo | None = None, start: F64 | None = None,
+                  copies: int | None = None) -> Reading:
     """Read every hex's terrain, having learnt each from the examples.
 
     Parameters
@@ -162,9 +170,24 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         (rivers, bars), drawn over the examples so the learner looks past them.
     learner
         The learner's settings.
+    spread
+        How much the light varies between examples of one terrain
+        (:func:`~pipeline.digitize.augment.light_spread` of the examples, by default).
+    memo
+        Described drawings kept from earlier reads with the same frame and mask: only
+        the drawings it lacks are made (:mod:`~pipeline.digitize.drawings`).
+    start
+        The probabilities an earlier read of the same hexes gave, with nearly the same
+        examples: the self-training goes on from them for one round, rather than
+        starting over from the examples alone (a new label in the studio).
+    copies
+        New drawings of each example (:func:`drawings_per_example`, by default); an
+        earlier read's count keeps its drawings usable from ``memo``.
     """
-    copies = max(2, min(learner.copies, learner.budget // max(len(examples), 1)))
-    spread = light_spread(examples.patches, examples.labels, mask)
+    if copies is None:
+        copies = drawings_per_example(learner, len(examples))
+    if spread is None:
+        spread = light_spread(examples.patches, examples.labels, mask)
     # Key swatches (no map hex) are named after their place in the list, past every hex.
     keys = np.where(examples.hexes >= 0, examples.hexes,
                     1_000_000 + np.arange(len(examples.hexes)))
@@ -177,13 +200,16 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         augmenter = Augmenter(copies=copies, across=tuple(across) or Augmenter().across,
                               along=tuple(along) or Augmenter().along, spread=spread,
                               seed=learner.seed + member)
-        drawn, labels = augment(examples.patches, examples.labels, frame, augmenter, keys)
-        taught.append((scaler.transform(describe(lab_patches(drawn), frame, mask).take(GROUPS)),
-                       labels))
+        drawn, labels = described_drawings(examples.patches, examples.labels, keys, frame,
+                                           mask, augmenter, memo)
+        taught.append((scaler.transform(drawn.take(GROUPS)), labels))
     n_classes = len(names)
-    probability = _ensemble(taught, x_all, n_classes, learner)
+    if start is None:
+        probability, rounds = _ensemble(taught, x_all, n_classes, learner), learner.rounds
+    else:
+        probability, rounds = start, min(1, learner.rounds)
     own = examples.hexes[examples.hexes >= 0]
-    for _ in range(learner.rounds):
+    for _ in range(rounds):
         chosen = _surest(probability, learner, exclude=own)
         read = np.argmax(probability[chosen], axis=1)
         probability = _ensemble([(np.vstack([x, x_all[chosen]]), np.concatenate([y, read]))
@@ -191,6 +217,16 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     # The builder's own examples are what they were said to be.
     probability[own] = np.eye(n_classes)[examples.labels[examples.hexes >= 0]]
     return Reading(tuple(names), probability, x_all)
+
+
+def drawings_per_example(learner: Learner, count: int) -> int:
+    """How many times each of ``count`` examples is drawn again: ``learner.copies``, fewer
+    when that would pass the budget, at least two.
+
+    >>> drawings_per_example(Learner(), 20), drawings_per_example(Learner(), 300)
+    (30, 5)
+    """
+    return max(2, min(learner.copies, learner.budget // max(count, 1)))
 
 
 def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
@@ -204,8 +240,9 @@ def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
 
 def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner, trees: int,
                  seed: int) -> F64:
-    forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2, max_features=0.3,
-                                  random_state=seed, n_jobs=learner.jobs)
+    forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2,
+                                  max_features=learner.features, random_state=seed,
+                                  n_jobs=learner.jobs)
     forest.fit(x, y)
     # Each tree's probabilities, summed in the trees' order: the forest's own predict_proba
     # adds them up in whatever order its threads finish, and that rounding, carried
