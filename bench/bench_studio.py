@@ -13,8 +13,9 @@ A 46 x 62 flat-top map (2,852 hexes of 160 px, with hex ids) is rendered and sca
 * **A label's update of the whole reading**: one hex given a terrain; the digitizer reads
   every hex again, taught by it (terrain and hexsides), and the findings and the page's
   state are made again. The baseline is the learner's reading alone on the same grid,
-  from the hexes the studio prepared once (``TerrainReader.read``). Target: 2 s on a
-  2,000-hex map (this one has 2,852).
+  from the hexes the studio prepared once (``TerrainReader.read``). Timed on this scan
+  (2,852 hexes) and on a 40 x 50 map made the same way (2,000 hexes, the issue's size).
+  Target: 2 s on a 2,000-hex map.
 """
 
 from __future__ import annotations
@@ -43,13 +44,14 @@ except ImportError:  # pragma: no cover - imported as bench.bench_studio
 # The digitizer bench's map and scan, printed in flat fills: the colours map.json states.
 STYLE = RenderStyle(hex_size=HEX, margin=80.0, textured=False, ids=True, supersample=1, seed=7)
 REPEAT = 3
+SMALL = (40, 50)  # the issue's 2,000-hex map, for a label's update
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def make_folder(folder: Path) -> Path:
+def make_folder(folder: Path, cols: int = COLS, rows: int = ROWS) -> Path:
     """A game folder: the bench map's map.json and its scan (scan.jpg)."""
-    sample = sample_map("flat", COLS, ROWS, seed=7)
+    sample = sample_map("flat", cols, rows, seed=7)
     scan = simulate_scan(render_map(sample, STYLE).image, SCAN).image
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(folder / "scan.jpg"), cv2.cvtColor(scan, cv2.COLOR_RGB2BGR),
@@ -76,6 +78,30 @@ def first_view(folder: Path, browser: object) -> tuple[float, float, float]:
         read = time.perf_counter() - t0
         page.close()
     return opened, shown, read
+
+
+def label_row(folder: Path) -> Row:
+    """A label's update, median of REPEAT labels, against the prepared reader's read alone."""
+    workspace = Workspace(folder)
+    reading = workspace.reading()
+    page_state(workspace)
+    grid = reading.fit.grid
+    prepared = workspace.reader.prepared(reading.fit)
+    ids = [grid.id(hx) for hx in grid.hexes()]
+    labels, classify = [], []
+    for i in range(REPEAT):
+        hex_id = ids[100 + 37 * i]
+        terrain = reading.terrain[grid.hex(hex_id)].terrain[0]
+        t0 = time.perf_counter()
+        workspace.set_terrain(hex_id, terrain, workspace.version)
+        page_state(workspace)
+        labels.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        prepared.read(Teaching(samples={terrain: [hex_id]}))
+        classify.append(time.perf_counter() - t0)
+    return Row(f"a label's new reading of all {len(ids):,} hexes + findings + page state",
+               statistics.median(labels), "the prepared TerrainReader's read alone, same grid",
+               statistics.median(classify), goal="<= 2 s on 2,000 hexes")
 
 
 def main() -> list[Row]:
@@ -109,29 +135,11 @@ def main() -> list[Row]:
                         f" open, scan decoded, at {statistics.median(opens):.1f} s; reading"
                         f" shown at {statistics.median(reads):.1f} s)",
                         statistics.median(views), "Pillow decodes the JPEG",
-                        statistics.median(decodes)))
+                        statistics.median(decodes), goal="<= 3 s"))
 
-        workspace = Workspace(folder)
-        reading = workspace.reading()
-        page_state(workspace)
-        grid = reading.fit.grid
-        prepared = workspace.reader.prepared(reading.fit)
-        ids = [grid.id(hx) for hx in grid.hexes()]
-        labels, classify = [], []
-        for i in range(REPEAT):
-            hex_id = ids[100 + 37 * i]
-            terrain = reading.terrain[grid.hex(hex_id)].terrain[0]
-            t0 = time.perf_counter()
-            workspace.set_terrain(hex_id, terrain, workspace.version)
-            page_state(workspace)
-            labels.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            prepared.read(Teaching(samples={terrain: [hex_id]}))
-            classify.append(time.perf_counter() - t0)
-        rows.append(Row(f"a label's new reading of all {len(ids):,} hexes + findings + page"
-                        " state", statistics.median(labels),
-                        "the prepared TerrainReader's read alone, same grid",
-                        statistics.median(classify)))
+        rows.append(label_row(folder))
+    with tempfile.TemporaryDirectory() as tmp:
+        rows.append(label_row(make_folder(Path(tmp) / "bench2000", *SMALL)))
     return rows
 
 

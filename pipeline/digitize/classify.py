@@ -177,11 +177,14 @@ class TerrainReader:
         The light is measured again when the builder's examples are no longer those of the
         read that measured it with at most this share more (or ten more, if that is
         more): see :class:`_Lit`.
+    light_tolerance
+        A light measured again (on the last read's reading) that moved less than this
+        (in log gain, anywhere on the map) is kept, and so are the drawings made under it.
     """
 
     def __init__(self, image: U8, fit: GridFit, legend: Legend, *,
                  learner: Learner = Learner(), source: str | None = None,
-                 relight: float = 1.0) -> None:
+                 relight: float = 1.0, light_tolerance: float = 0.01) -> None:
         self.image, self.fit, self.legend = image, fit, legend
         self.learner, self.source = learner, source
         self.names = tuple(legend.terrain)
@@ -205,8 +208,11 @@ class TerrainReader:
         self._votes: tuple[Votes, Light] | None = None
         self.relight = relight
         self._lit: _Lit | None = None
-        self._last: tuple[_Lit, F64] | None = None
-        self.lights_measured = 0  # reads that measured the light (the others kept it)
+        self.light_tolerance = light_tolerance
+        self._last: tuple[F64, Reading] | None = None  # the last read's gains and reading
+        self.light_checks = 0  # reads that measured the light (the others kept it unasked)
+        self.lights = 0  # lights read under (a light measured again may be kept)
+        self.light_moved = 0.0  # how far the light last measured again had moved
         self.drawings = DrawingMemo()
 
     def read(self, teaching: Teaching | None = None, *, warn: Warn | None = None
@@ -215,25 +221,25 @@ class TerrainReader:
 
         ``warn`` is told each warning (a terrain found nowhere or everywhere), one line each.
         The light measured by one read is kept for the next while the builder's examples
-        are those of the read that measured it and a few more (:class:`_Lit`): a label in
-        the studio does not measure the light again.
+        are those of the read that measured it and a few more (:class:`_Lit`); measured
+        again, it is kept if it moved less than ``light_tolerance``: a label in the studio
+        does not draw every example again.
         """
         teaching = teaching or Teaching()
         given = _given(self, teaching)
         voted, light, votes = self._voted(given)
         examples = Examples.join([given, voted])
-        lit = self._lit
-        if lit is None or not lit.holds(given, self.relight):
-            lit = self._lit = self._measure_light(examples, given)
+        lit = self._lit = self._light(examples, given)
         examples = replace(examples, patches=_divide(examples.patches,
                                                      lit.gains[_nearest(examples)]))
-        # Under a kept light, the self-training goes on from the last read's reading.
-        start = self._last[1] if self._last is not None and self._last[0] is lit else None
+        # Under the same light, the self-training goes on from the last read's reading.
+        last = self._last
+        start = last[1].probability if last is not None and last[0] is lit.gains else None
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
                                 across=self.lines["across"], along=self.lines["along"],
                                 learner=self.learner, spread=lit.spread, memo=self.drawings,
                                 start=start, copies=lit.copies)
-        self._last = (lit, reading.probability)
+        self._last = (lit.gains, reading)
         shares = area_shares(*lit.cells, reading)
         if votes is not None and not self.legend.unsampled():
             shares = _with_printed_shares(shares, votes.share, self.legend)
@@ -245,20 +251,42 @@ class TerrainReader:
         _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
 
-    def _measure_light(self, examples: Examples, given: Examples) -> _Lit:
-        """Each hex's light, from a first reading, and the hexes described without it."""
+    def _light(self, examples: Examples, given: Examples) -> _Lit:
+        """The light to read under: the last one, measured again when the builder's examples
+        changed too much for it (:class:`_Lit`), and kept if it moved less than
+        ``light_tolerance``."""
+        lit = self._lit
+        if lit is not None and lit.holds(given, self.relight):
+            return lit
+        self.light_checks += 1
+        if lit is None or self._last is None:
+            return self._lit_by(self._first_gains(examples), examples, given)
+        # What the last read found is a better reading to measure the light on than a first,
+        # quick one.
+        gains = _hex_gains(self.colours, self.centres, self._last[1], self.fit.hex_width,
+                           self.paper)
+        self.light_moved = float(np.abs(np.log(gains / lit.gains)).max())
+        if self.light_moved <= self.light_tolerance:
+            return replace(lit, examples=_signature(given))
+        return self._lit_by(gains, examples, given)
+
+    def _first_gains(self, examples: Examples) -> F64:
+        """Each hex's light, from a first reading of the hexes as the scan shows them."""
         # The first reading only measures each hex's light: one member and no
         # self-training see enough for that, at a third of the work.
         first = replace(self.learner, rounds=0, members=1)
         reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
                                 across=self.lines["across"], along=self.lines["along"],
                                 learner=first, memo=self.drawings)
-        # Read again with each hex's light taken out: the shadow, the glare, the yellowing.
-        gains = _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
+        return _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
+
+    def _lit_by(self, gains: F64, examples: Examples, given: Examples) -> _Lit:
+        """The hexes described with each hex's light taken out: the shadow, the glare, the
+        yellowing."""
         lit = _divide(examples.patches, gains[_nearest(examples)])
         descriptors = describe(lab_patches(_divide(self.patches, gains)), self.frame, self.mask)
         plain = lab_patches(_divide(self.plain, gains))
-        self.lights_measured += 1
+        self.lights += 1
         return _Lit(_signature(given), gains, descriptors,
                     cell_descriptors(plain, self.frame, self.mask),
                     light_spread(lit, examples.labels, self.mask),
@@ -299,8 +327,9 @@ Signature = frozenset[tuple[int, int, bytes]]
 class _Lit:
     """The light one read measured, and the hexes described with it taken out.
 
-    The light comes from a first, quick reading of the examples (each hex against its
-    terrain's typical colour). One more example moves it very little, so a read whose
+    The light comes from a reading (each hex against its terrain's typical colour): a
+    first, quick one, then the last read's. One more example moves it very little, so a
+    read whose
     builder's examples (samples, key swatches, checked hexes) are the measuring read's and
     a few more (up to ``relight`` times as many, or ten) keeps it; one that drops or
     changes one of them (a label taken back or corrected), or adds more, measures it

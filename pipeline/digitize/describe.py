@@ -95,9 +95,15 @@ def describe(lab: F32, frame: HexFrame, mask: BoolMap) -> Descriptors:
 
 
 def _quantiles(lab: F32, where: BoolMap, qs: tuple[float, ...]) -> F64:
-    vals = lab[:, where, :]  # (n, k, 3)
-    q = np.quantile(vals, qs, axis=1)  # (len(qs), n, 3)
-    out: F64 = np.transpose(q, (1, 0, 2)).reshape(len(lab), -1).astype(np.float64)
+    """Quantiles per patch and channel, interpolated as ``np.quantile``'s default: one sort
+    serves them all (three times faster than its partitions here)."""
+    ordered = np.sort(lab[:, where, :], axis=1)  # (n, k, 3)
+    at = np.asarray(qs) * (ordered.shape[1] - 1)
+    below = np.floor(at).astype(np.int64)
+    above = np.minimum(below + 1, ordered.shape[1] - 1)
+    low = ordered[:, below, :].astype(np.float64)
+    q = low + (ordered[:, above, :] - low) * (at - below)[None, :, None]  # (n, len(qs), 3)
+    out: F64 = q.reshape(len(lab), -1)
     return out
 
 
@@ -132,16 +138,29 @@ def _texture(lab: F32, where: BoolMap) -> F64:
 def _lbp(light: F32, where: BoolMap) -> F64:
     """Uniform local binary patterns (8 neighbours, radius 1): a 10-bin histogram."""
     h, w = light.shape[1:]
-    centre = light[:, 1:-1, 1:-1]
+    centre = light[:, 1:-1, 1:-1] + _LBP_STEP
     shifts = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
-    bits = np.stack([light[:, 1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx] >= centre + _LBP_STEP
-                     for dy, dx in shifts], axis=-1)
-    changes = (bits != np.roll(bits, 1, axis=-1)).sum(axis=-1)
-    code = np.where(changes <= 2, bits.sum(axis=-1), 9)[:, where[1:-1, 1:-1]]
+    # The eight comparisons packed into a byte, each byte's pattern looked up.
+    byte = np.zeros(centre.shape, np.uint8)
+    for k, (dy, dx) in enumerate(shifts):
+        byte |= (light[:, 1 + dy:h - 1 + dy, 1 + dx:w - 1 + dx] >= centre).astype(np.uint8) << k
+    code = _UNIFORM[byte[:, where[1:-1, 1:-1]]]
     n = len(light)
     counts = np.bincount((np.arange(n)[:, None] * 10 + code).ravel(), minlength=n * 10)
     out: F64 = counts.reshape(n, 10) / max(code.shape[1], 1)
     return out
+
+
+def _uniform_table() -> NDArray[np.int64]:
+    """Each 8-bit neighbourhood's pattern: its count of brighter neighbours if it changes
+    at most twice round the circle (a uniform pattern), else 9."""
+    bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
+    changes = (bits != np.roll(bits, 1, axis=1)).sum(axis=1)
+    out: NDArray[np.int64] = np.where(changes <= 2, bits.sum(axis=1), 9).astype(np.int64)
+    return out
+
+
+_UNIFORM = _uniform_table()
 
 
 def _hog(light: F32, where: BoolMap) -> F64:

@@ -93,15 +93,26 @@ def test_a_label_keeps_the_light_and_draws_only_its_own(demo_scanned: Any, demo:
              if t.terrain[0] == "woods" and t.confidence >= 0.9][:4]
     reader = TerrainReader(demo_scanned.scan.image, fit, legend)
     reader.read(Teaching(samples={"woods": woods[:3]}))
-    assert reader.lights_measured == 1
+    assert (reader.light_checks, reader.lights) == (1, 1)
     drawn = reader.drawings.drawn
     held = reader.read(Teaching(samples={"woods": woods}))
-    assert reader.lights_measured == 1
+    assert (reader.light_checks, reader.lights) == (1, 1)
     assert 0 < reader.drawings.drawn - drawn < 0.2 * drawn
     fresh = TerrainReader(demo_scanned.scan.image, fit, legend).read(
         Teaching(samples={"woods": woods}))
     same = np.mean([held.terrain[h].terrain[0] == fresh.terrain[h].terrain[0]
                     for h in grid.hexes()])
     assert same >= 0.99, same
+    # A label taken back: the light is measured again, on the last reading, and kept
+    # only if it moved less than the tolerance.
     reader.read(Teaching(samples={"woods": woods[:2]}))
-    assert reader.lights_measured == 2
+    assert reader.light_checks == 2
+    assert reader.lights == 1 + (reader.light_moved > reader.light_tolerance)
+    strict = TerrainReader(demo_scanned.scan.image, fit, legend, light_tolerance=-1.0)
+    strict.read(Teaching(samples={"woods": woods[:3]}))
+    drawn = strict.drawings.drawn
+    strict.read(Teaching(samples={"woods": woods[:2]}))
+    assert (strict.light_checks, strict.lights) == (2, 2)
+    # The drawings are known by their patches' contents: where the light measured again is
+    # the same (this flat-fill scan's is), none is drawn anew.
+    assert strict.drawings.drawn - drawn < 0.01 * drawn
