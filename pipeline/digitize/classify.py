@@ -78,7 +78,6 @@ _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
 _PAPER_CHROMA = 25.0  # and at most this far from grey
-_RELIGHT_AFTER = 10  # new examples a kept light takes, however few it was measured with
 
 
 @dataclass(frozen=True)
@@ -173,18 +172,15 @@ class TerrainReader:
         The learner's settings.
     source
         The scan's name, for messages.
-    relight
-        The light is measured again when the builder's examples are no longer those of the
-        read that measured it with at most this share more (or ten more, if that is
-        more): see :class:`_Lit`.
     light_tolerance
-        A light measured again (on the last read's reading) that moved less than this
-        (in log gain, anywhere on the map) is kept, and so are the drawings made under it.
+        The light is measured again at each read, on the last read's reading; one that
+        moved less than this (in log gain, anywhere on the map) is kept, and so is what
+        was described and drawn under it.
     """
 
     def __init__(self, image: U8, fit: GridFit, legend: Legend, *,
                  learner: Learner = Learner(), source: str | None = None,
-                 relight: float = 1.0, light_tolerance: float = 0.01) -> None:
+                 light_tolerance: float = 0.01) -> None:
         self.image, self.fit, self.legend = image, fit, legend
         self.learner, self.source = learner, source
         self.names = tuple(legend.terrain)
@@ -206,11 +202,10 @@ class TerrainReader:
         self.lines = {"across": _line_colours(legend, "across"),
                       "along": _line_colours(legend, "along")}
         self._votes: tuple[Votes, Light] | None = None
-        self.relight = relight
         self._lit: _Lit | None = None
         self.light_tolerance = light_tolerance
-        self._last: tuple[F64, Reading] | None = None  # the last read's gains and reading
-        self.light_checks = 0  # reads that measured the light (the others kept it unasked)
+        self._last: Reading | None = None  # the last read's reading
+        self.light_checks = 0  # times the light was measured (every read)
         self.lights = 0  # lights read under (a light measured again may be kept)
         self.light_moved = 0.0  # how far the light last measured again had moved
         self.drawings = DrawingMemo()
@@ -220,26 +215,22 @@ class TerrainReader:
         """Learn from the examples and read every hex.
 
         ``warn`` is told each warning (a terrain found nowhere or everywhere), one line each.
-        The light measured by one read is kept for the next while the builder's examples
-        are those of the read that measured it and a few more (:class:`_Lit`); measured
-        again, it is kept if it moved less than ``light_tolerance``: a label in the studio
-        does not draw every example again.
+        The light is measured again on the last read's reading and kept if it moved less
+        than ``light_tolerance`` (:class:`_Lit`): a label in the studio does not draw every
+        example again.
         """
         teaching = teaching or Teaching()
         given = _given(self, teaching)
         voted, light, votes = self._voted(given)
         examples = Examples.join([given, voted])
-        lit = self._lit = self._light(examples, given)
+        lit = self._lit = self._light(examples)
         examples = replace(examples, patches=_divide(examples.patches,
                                                      lit.gains[_nearest(examples)]))
-        # Under the same light, the self-training goes on from the last read's reading.
-        last = self._last
-        start = last[1].probability if last is not None and last[0] is lit.gains else None
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
                                 across=self.lines["across"], along=self.lines["along"],
                                 learner=self.learner, spread=lit.spread, memo=self.drawings,
-                                start=start, copies=lit.copies)
-        self._last = (lit.gains, reading)
+                                copies=lit.copies)
+        self._last = reading
         shares = area_shares(*lit.cells, reading)
         if votes is not None and not self.legend.unsampled():
             shares = _with_printed_shares(shares, votes.share, self.legend)
@@ -251,24 +242,21 @@ class TerrainReader:
         _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
 
-    def _light(self, examples: Examples, given: Examples) -> _Lit:
-        """The light to read under: the last one, measured again when the builder's examples
-        changed too much for it (:class:`_Lit`), and kept if it moved less than
-        ``light_tolerance``."""
+    def _light(self, examples: Examples) -> _Lit:
+        """The light to read under: measured on a first, quick reading, then on the last
+        read's reading, and kept if it moved less than ``light_tolerance`` (:class:`_Lit`)."""
         lit = self._lit
-        if lit is not None and lit.holds(given, self.relight):
-            return lit
         self.light_checks += 1
         if lit is None or self._last is None:
-            return self._lit_by(self._first_gains(examples), examples, given)
+            return self._lit_by(self._first_gains(examples), examples)
         # What the last read found is a better reading to measure the light on than a first,
-        # quick one.
-        gains = _hex_gains(self.colours, self.centres, self._last[1], self.fit.hex_width,
+        # quick one; where the light has not moved, what was drawn under it still holds.
+        gains = _hex_gains(self.colours, self.centres, self._last, self.fit.hex_width,
                            self.paper)
         self.light_moved = float(np.abs(np.log(gains / lit.gains)).max())
         if self.light_moved <= self.light_tolerance:
-            return replace(lit, examples=_signature(given))
-        return self._lit_by(gains, examples, given)
+            return lit
+        return self._lit_by(gains, examples)
 
     def _first_gains(self, examples: Examples) -> F64:
         """Each hex's light, from a first reading of the hexes as the scan shows them."""
@@ -280,14 +268,14 @@ class TerrainReader:
                                 learner=first, memo=self.drawings)
         return _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
 
-    def _lit_by(self, gains: F64, examples: Examples, given: Examples) -> _Lit:
+    def _lit_by(self, gains: F64, examples: Examples) -> _Lit:
         """The hexes described with each hex's light taken out: the shadow, the glare, the
         yellowing."""
         lit = _divide(examples.patches, gains[_nearest(examples)])
         descriptors = describe(lab_patches(_divide(self.patches, gains)), self.frame, self.mask)
         plain = lab_patches(_divide(self.plain, gains))
         self.lights += 1
-        return _Lit(_signature(given), gains, descriptors,
+        return _Lit(gains, descriptors,
                     cell_descriptors(plain, self.frame, self.mask),
                     light_spread(lit, examples.labels, self.mask),
                     drawings_per_example(self.learner, len(examples)))
@@ -320,43 +308,21 @@ class TerrainReader:
                          np.array(taken, np.int64)), light, votes)
 
 
-Signature = frozenset[tuple[int, int, bytes]]
-
-
 @dataclass(frozen=True)
 class _Lit:
-    """The light one read measured, and the hexes described with it taken out.
+    """A light measured on the map, and the hexes described with it taken out.
 
     The light comes from a reading (each hex against its terrain's typical colour): a
-    first, quick one, then the last read's. One more example moves it very little, so a
-    read whose
-    builder's examples (samples, key swatches, checked hexes) are the measuring read's and
-    a few more (up to ``relight`` times as many, or ten) keeps it; one that drops or
-    changes one of them (a label taken back or corrected), or adds more, measures it
-    again. The examples
-    taken from the legend's printed colours follow the builder's (a terrain shown by the
-    builder needs none), so they are not compared.
+    first, quick one, then each read's for the next. Where it has not moved (a label
+    changes few hexes' readings), the hexes described under it and the drawings of the
+    examples (:mod:`~pipeline.digitize.drawings`, known by their patches) are used again.
     """
 
-    examples: Signature
     gains: F64
     descriptors: Descriptors
     cells: tuple[F64, F64]
     spread: tuple[float, float, float]
     copies: int
-
-    def holds(self, given: Examples, relight: float) -> bool:
-        """Whether a read whose builder's examples are ``given`` keeps this light."""
-        now = _signature(given)
-        return self.examples <= now and len(now - self.examples) <= max(
-            _RELIGHT_AFTER, relight * len(self.examples))
-
-
-def _signature(examples: Examples) -> Signature:
-    """Each example as its hex, label and (for a key swatch, not on the map) its pixels."""
-    return frozenset((int(h), int(c), b"" if h >= 0 else p.tobytes())
-                     for h, c, p in zip(examples.hexes, examples.labels, examples.patches,
-                                        strict=True))
 
 
 def classify_hexes(image: U8, fit: GridFit, legend: Legend, teaching: Teaching | None = None,

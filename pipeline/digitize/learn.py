@@ -151,8 +151,7 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                   frame: HexFrame, mask: BoolMap, *, across: Sequence[RGB] = (),
                   along: Sequence[RGB] = (), learner: Learner = Learner(),
                   spread: tuple[float, float, float] | None = None,
-                  memo: DrawingMemo | None = None, start: F64 | None = None,
-                  copies: int | None = None) -> Reading:
+                  memo: DrawingMemo | None = None, copies: int | None = None) -> Reading:
     """Read every hex's terrain, having learnt each from the examples.
 
     Parameters
@@ -176,10 +175,6 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     memo
         Described drawings kept from earlier reads with the same frame and mask: only
         the drawings it lacks are made (:mod:`~pipeline.digitize.drawings`).
-    start
-        The probabilities an earlier read of the same hexes gave, with nearly the same
-        examples: the self-training goes on from them for one round, rather than
-        starting over from the examples alone (a new label in the studio).
     copies
         New drawings of each example (:func:`drawings_per_example`, by default); an
         earlier read's count keeps its drawings usable from ``memo``.
@@ -204,12 +199,9 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                                            mask, augmenter, memo)
         taught.append((scaler.transform(drawn.take(GROUPS)), labels))
     n_classes = len(names)
-    if start is None:
-        probability, rounds = _ensemble(taught, x_all, n_classes, learner), learner.rounds
-    else:
-        probability, rounds = start, min(1, learner.rounds)
+    probability = _ensemble(taught, x_all, n_classes, learner)
     own = examples.hexes[examples.hexes >= 0]
-    for _ in range(rounds):
+    for _ in range(learner.rounds):
         chosen = _surest(probability, learner, exclude=own)
         read = np.argmax(probability[chosen], axis=1)
         probability = _ensemble([(np.vstack([x, x_all[chosen]]), np.concatenate([y, read]))

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.digitize.gridfit import GridFit
+from pipeline.digitize.legend import Legend
 from pipeline.digitize.outputs import UNSURE, hex_corners
 from pipeline.model import MapData
 from pipeline.studio.document import HexValue
@@ -34,30 +36,29 @@ def terrain_keys(names: list[str]) -> dict[str, str]:
 
 
 def page_state(workspace: Workspace) -> dict[str, Any]:
-    """Everything the page shows, as plain data for JSON."""
+    """Everything the page shows, as plain data for JSON.
+
+    While the scan has no reading yet (:meth:`Workspace.unread`), the grid, the labels
+    given so far and, under ``reading.missing``, why: the page lets a person label hexes
+    until the learner has an example of every terrain.
+    """
+    missing = workspace.unread()
+    if missing is not None:
+        fit, doc, legend = workspace.fit(), workspace.opened, workspace.legend
+        given = workspace.log.overrides.terrain
+        values: dict[str, HexValue] = {grid_id: ((t,), None, p) for grid_id, (t, p)
+                                       in given.items()}
+        return {**_frame(workspace, fit, doc, legend), "hexes": _hexes(fit, values, doc),
+                "hexsides": [], "findings": [], "suggested": [],
+                "reading": {"confidence": None, "unsure": 0, "unsureBelow": UNSURE,
+                            "taught": len(given), "missing": missing}}
     reading = workspace.reading()
     state = workspace.state()
     fit = reading.fit
     grid = fit.grid
     doc = state.document
-    order = grid.hexes()
-    corners = hex_corners(fit, order)
-    ids = [grid.id(h) for h in order]
-    index = {hex_id: i for i, hex_id in enumerate(ids)}
-    centres = fit.centres()
+    index = {grid.id(h): i for i, h in enumerate(grid.hexes())}
     values = workspace.hex_values()
-    hexes = []
-    for i, hex_id in enumerate(ids):
-        terrain, confidence, provenance = values[hex_id]
-        entry = doc.hexes.get(hex_id)
-        hexes.append({
-            "id": hex_id,
-            "centre": [round(float(centres[i][0]), 1), round(float(centres[i][1]), 1)],
-            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners[i]],
-            "terrain": list(terrain), "confidence": confidence, "provenance": provenance,
-            "features": list(entry.features) if entry else [],
-            "name": entry.name if entry and entry.name else None,
-        })
     sides = []
     for key, (features, provenance) in sorted(workspace.hexside_values().items()):
         side = grid.parse_hexside(key)
@@ -66,10 +67,46 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
         sides.append({"id": key, "hex": index[grid.id(a)], "direction": direction,
                       "other": index[grid.id(b)] if grid.contains(b) else None,
                       "features": list(features), "provenance": provenance})
+    return {
+        **_frame(workspace, fit, doc, reading.legend),
+        "hexes": _hexes(fit, values, doc),
+        "hexsides": sides,
+        "findings": [f.to_dict() for f in state.findings],
+        "suggested": workspace.suggestions(),
+        "reading": _summary(values),
+    }
+
+
+def _hexes(fit: GridFit, values: dict[str, HexValue], doc: MapData) -> list[dict[str, Any]]:
+    """Each hex's place, its terrain as the page shows it, its marks and name
+    (a hex missing from ``values`` has no terrain yet)."""
+    grid = fit.grid
+    order = grid.hexes()
+    corners = hex_corners(fit, order)
+    centres = fit.centres()
+    out = []
+    for i, h in enumerate(order):
+        hex_id = grid.id(h)
+        terrain, confidence, provenance = values.get(hex_id, ((), None, "read"))
+        entry = doc.hexes.get(hex_id)
+        out.append({
+            "id": hex_id,
+            "centre": [round(float(centres[i][0]), 1), round(float(centres[i][1]), 1)],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners[i]],
+            "terrain": list(terrain), "confidence": confidence, "provenance": provenance,
+            "features": list(entry.features) if entry else [],
+            "name": entry.name if entry and entry.name else None,
+        })
+    return out
+
+
+def _frame(workspace: Workspace, fit: GridFit, doc: MapData, legend: Legend) -> dict[str, Any]:
+    """The state's parts that need no reading: the files, the grid, the anchors, the
+    vocabulary with its colours and keys, and the edit status."""
+    grid = fit.grid
     handles = workspace.handles()
     pinned = workspace.log.overrides.anchors
     handle_xy = fit.centres([grid.hex(h) for h in handles])
-    legend = reading.legend
     names = list(legend.terrain)
     keys = terrain_keys(names)
     return {
@@ -78,8 +115,6 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
         "scan": workspace.source,
         "grid": {"orientation": grid.orientation.value, "hexWidth": round(fit.hex_width, 2),
                  "method": fit.method, "directions": list(grid.direction_names)},
-        "hexes": hexes,
-        "hexsides": sides,
         "anchors": [{"hex": h, "x": round(float(x), 1), "y": round(float(y), 1),
                      "pinned": h in pinned} for h, (x, y) in zip(handles, handle_xy,
                                                                  strict=True)],
@@ -89,9 +124,6 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
         "hexsideFeatures": [{"name": n, "kind": f.kind, "colour": _colour(f.colours)}
                             for n, f in legend.features.items()],
         "hexFeatures": {n: (t.color or "#e0b000") for n, t in doc.hex_features.items()},
-        "findings": [f.to_dict() for f in state.findings],
-        "suggested": workspace.suggestions(),
-        "reading": _summary(values),
     }
 
 

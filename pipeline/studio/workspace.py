@@ -178,11 +178,28 @@ class Workspace:
         return self.scan_path.name
 
     def reading(self) -> Digitization:
-        """The digitizer's reading under the current anchors and labels (made once)."""
+        """The digitizer's reading under the current anchors and labels (made once).
+
+        Raises
+        ------
+        DataError
+            There is nothing to learn from yet (:meth:`unread`).
+        """
         with self._lock:
             if self._reading is None:
                 self._reading = self._read(self.log.overrides)
             return self._reading
+
+    def unread(self) -> str | None:
+        """Why the scan has no reading yet (a terrain with no printed colour and no hex
+        a person gave it), or ``None`` when it has one. Labels can still be given: they
+        are what the learner waits for."""
+        with self._lock:
+            try:
+                self.reading()
+            except DataError as exc:
+                return str(exc)
+            return None
 
     def _fit(self, anchors: dict[str, Point]) -> GridFit:
         """The grid for a set of pinned anchors (none: as found or as saved)."""
@@ -228,6 +245,15 @@ class Workspace:
             if g.contains(h) and g.id(h) not in out:
                 out.append(g.id(h))
         return out
+
+    def _read_if_taught(self, overrides: Overrides) -> Digitization | None:
+        """The reading an edit leads to, or ``None`` where the learner would lack an
+        example of a terrain (the page then says so, and takes labels until it has one);
+        a grid the scan contradicts raises."""
+        try:
+            return self._read(overrides)
+        except DataError:
+            return None
 
     def _read(self, overrides: Overrides) -> Digitization:
         fit = self._fit(overrides.anchors)
@@ -320,7 +346,7 @@ class Workspace:
             if edit is None:
                 return
             overrides = self.log.overrides.with_value(edit.kind, edit.key, edit.after)
-            reading = self._read(overrides)  # raises before anything changes
+            reading = self._read_if_taught(overrides)  # raises before anything changes
             self.log.apply(edit)
             self._reading = reading
             self.version += 1
@@ -434,7 +460,7 @@ class Workspace:
                 return None
             value = edit.before if step == self.log.undo else edit.after
             overrides = self.log.overrides.with_value(edit.kind, edit.key, value)
-            reading = self._read(overrides)
+            reading = self._read_if_taught(overrides)
             step()
             self._reading = reading
             self.version += 1

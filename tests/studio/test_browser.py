@@ -13,7 +13,8 @@ the other's edit, and made again both stand.
 On a map bocage did not draw (the foreign bench's icons map, started with one labelled
 hex a terrain and no colours), the builder labels the three hexes the page lists under
 "Label next", answered from the map's truth: the reading's accuracy against that truth
-rises from under 60% to over 85%.
+rises from under 60% to over 85%. The keybox map with no colours and no labels at all
+opens with the grid and no reading; one hex a terrain labelled, and the reading is drawn.
 
 Skipped only when Chromium or Playwright is missing and CI is not set; under CI that fails.
 """
@@ -306,5 +307,48 @@ def test_labels_the_learner_asks_for_raise_the_accuracy_on_a_foreign_map(chromiu
         assert state["reading"]["taught"] == 7 + 3
         summary = page.page.text_content("#confidence")
         assert summary.startswith(f"mean confidence {state['reading']['confidence']:.2f}")
+        assert page.errors == []
+        page.page.close()
+
+
+def test_a_map_with_no_colours_is_labelled_into_a_reading_on_the_page(chromium, tmp_path):
+    """The keybox map with no colours and no labels: the page shows the grid and why
+    there is no reading; a hex clicked and given its terrain's key for each terrain, and
+    the page shows the reading, drawn over the scan."""
+    import json
+    from pathlib import Path
+
+    truth = foreign_game("keybox", tmp_path / "keybox", per_terrain=0)
+    setup = json.loads((Path(__file__).resolve().parents[2] / "bench" /
+                        "foreign_setup.json").read_text())["keybox"]
+    with StudioServer(Workspace(tmp_path / "keybox")) as server:
+        page = Page(chromium.new_page())
+        page.open(server.url)
+        state = page.state()
+        assert len(state["hexes"]) == 432 and all(not h["terrain"] for h in state["hexes"])
+        assert page.page.evaluate("document.body.dataset.reading") == "missing"
+        assert "No reading yet" in page.page.text_content("#message")
+        keys = {t["name"]: t["key"] for t in state["terrainTypes"]}
+        terrains = list(setup["samples"])
+        given = {setup["samples"][t][0] for t in terrains}
+        handles = {a["hex"] for a in state["anchors"]}  # drawn over their hexes
+        watched = next(h for h in state["hexes"][len(state["hexes"]) // 2:]
+                       if h["id"] not in given | handles)
+        before = page.overlay_pixel(*watched["centre"])
+        for terrain in terrains:
+            hex_id = setup["samples"][terrain][0]
+            page.click_hex(hex_id)
+            assert page.page.text_content("#hex-info").endswith("not read yet") or \
+                terrain != terrains[0]
+            state = page.after_change(lambda t=terrain: page.page.keyboard.press(keys[t]))
+            assert page.hexes()[hex_id]["terrain"] == [terrain]
+        assert page.page.evaluate("document.body.dataset.reading") == "read"
+        assert "hexes read" in page.page.text_content("#message")
+        right = sum(h["terrain"][0] == truth["hexes"][h["id"]]["terrain"]
+                    for h in state["hexes"])
+        assert right >= 0.5 * len(state["hexes"])
+        # The reading is drawn: a hex no one labelled, blank before, now has its colour.
+        after = page.overlay_pixel(*watched["centre"])
+        assert before[3] == 0 and after[3] > 40, (before, after)
         assert page.errors == []
         page.page.close()

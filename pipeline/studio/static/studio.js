@@ -63,6 +63,11 @@
     if (!studio.feature && state.hexsideFeatures.length) studio.feature = state.hexsideFeatures[0].name;
     renderSide();
     draw();
+    // No reading yet: the page says what the learner waits for, and labels are taken.
+    const r = state.reading;
+    if (r.missing) say(`No reading yet: ${r.missing}`);
+    else if (document.body.dataset.reading === "missing") say(`${state.hexes.length} hexes read; ${r.unsure} unsure.`);
+    document.body.dataset.reading = r.missing ? "missing" : "read";
     document.body.dataset.version = String(state.version);
   }
 
@@ -145,9 +150,10 @@
     const marks = h.features.length ? ` · ${h.features.join(", ")}` : "";
     box.innerHTML = "<strong></strong> <span></span>";
     box.children[0].textContent = h.id;
-    box.children[1].textContent = `${h.terrain.join(" + ")} (${h.provenance})${sure}${named}${marks}`;
+    const terrain = h.terrain.length ? `${h.terrain.join(" + ")} (${h.provenance})` : "not read yet";
+    box.children[1].textContent = `${terrain}${sure}${named}${marks}`;
     box.dataset.hex = h.id;
-    box.dataset.terrain = h.terrain[0];
+    box.dataset.terrain = h.terrain[0] || "";
   }
 
   // -- the map -------------------------------------------------------------------------
@@ -204,6 +210,7 @@
     if (layer("terrain")) {
       // The surer the reading, the stronger its colour (a person's word counts as sure).
       for (const hx of shown) {
+        if (!hx.terrain.length) continue;  // not read yet
         ctx.globalAlpha = 0.2 + 0.3 * (hx.confidence === null ? 1 : hx.confidence);
         ctx.fillStyle = studio.terrainColour.get(hx.terrain[0]) || "#888";
         path(hx, 0.82); ctx.fill();
@@ -431,7 +438,8 @@
     if (terrain) {
       const id = studio.selected;
       change("api/terrain", { hex: id, terrain: terrain.name }).then(next => {
-        if (next) say(`${id}: ${terrain.name}; the reading has learnt it`);
+        if (next && next.reading.missing) say(`${id}: ${terrain.name}. No reading yet: ${next.reading.missing}`);
+        else if (next) say(`${id}: ${terrain.name}; the reading has learnt it (${next.hexes.length} hexes read)`);
       });
     } else if (key === "delete" || key === "backspace" || key === "0") {
       const id = studio.selected;
@@ -515,7 +523,7 @@
     await shown;
     setState(await api("api/state"));
     const r = studio.state.reading;
-    say(`${studio.state.hexes.length} hexes read; ${r.unsure} unsure.`);
+    if (!r.missing) say(`${studio.state.hexes.length} hexes read; ${r.unsure} unsure.`);
   }
 
   main().catch(error => say(`could not start: ${error.message}`, true));
