@@ -17,7 +17,9 @@ The way ilastik or QGIS's semi-automatic classification learn from a few labelle
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,9 +101,10 @@ class Learner:
     seed
         Seed of every random choice (same inputs, same reading).
     jobs
-        Threads a forest is grown and applied on, as scikit-learn's ``n_jobs`` (-1: every
-        core). The reading does not depend on it: each tree's seed is drawn before the
-        trees are shared out, and the trees' answers are added up in their own order.
+        Cores the forests are grown and applied on (-1: every core): the members on
+        threads of their own, each forest on its share of the cores. The reading does not
+        depend on it: each tree's seed is drawn before the trees are shared out, and the
+        trees' answers are added up in their own order, the members' in theirs.
     """
 
     trees: int = 60
@@ -223,25 +226,39 @@ def drawings_per_example(learner: Learner, count: int) -> int:
 
 def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
               learner: Learner) -> F64:
-    """The members' mean probabilities, each member a forest of its share of the trees."""
+    """The members' mean probabilities, each member a forest of its share of the trees.
+
+    The members grow on threads of their own (a tree is grown and applied without
+    Python's lock), each forest on its share of the cores: one pool for the whole
+    ensemble, not one each time scikit-learn fits or a forest is applied, which cost a
+    label in the studio about a third of a second.
+    """
     trees = max(10, learner.trees // len(taught))
-    out: F64 = np.mean([_fit_predict(x, y, x_all, n_classes, learner, trees, learner.seed + k)
-                        for k, (x, y) in enumerate(taught)], axis=0)
+    cores = (os.cpu_count() or 1) if learner.jobs < 0 else max(1, learner.jobs)
+    inner = max(1, cores // len(taught))
+    with ThreadPoolExecutor(max_workers=min(len(taught), cores)) as pool:
+        parts = list(pool.map(lambda k: _fit_predict(*taught[k], x_all, n_classes, learner,
+                                                     trees, learner.seed + k, inner),
+                              range(len(taught))))
+    out: F64 = np.mean(parts, axis=0)  # in the members' order, whichever finished first
     return out
 
 
 def _fit_predict(x: F64, y: I64, x_all: F64, n_classes: int, learner: Learner, trees: int,
-                 seed: int) -> F64:
+                 seed: int, jobs: int) -> F64:
     forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2,
                                   max_features=learner.features, random_state=seed,
-                                  n_jobs=learner.jobs)
+                                  n_jobs=jobs)
     forest.fit(x, y)
     # Each tree's probabilities, summed in the trees' order: the forest's own predict_proba
     # adds them up in whatever order its threads finish, and that rounding, carried
     # through the self-training rounds, moved a map's reading by a hex or two from one run
     # to the next on a loaded machine.
-    each = Parallel(n_jobs=learner.jobs, prefer="threads")(
-        delayed(tree.predict_proba)(x_all) for tree in forest.estimators_)
+    if jobs == 1:
+        each = [tree.predict_proba(x_all) for tree in forest.estimators_]
+    else:
+        each = Parallel(n_jobs=jobs, prefer="threads")(
+            delayed(tree.predict_proba)(x_all) for tree in forest.estimators_)
     out = np.zeros((len(x_all), n_classes))
     out[:, forest.classes_] = np.sum(each, axis=0) / len(each)
     return out
