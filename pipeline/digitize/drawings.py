@@ -34,8 +34,8 @@ Key = tuple[Augmenter, int, int, int, bytes, bytes]
 class DrawingMemo:
     """Described drawings of examples, for one patch frame and mask (one scan's reader).
 
-    At most ``limit`` rows are kept; past it the memo starts again (a builder's session
-    labels hundreds of hexes, not thousands, so it seldom does).
+    At most ``limit`` rows are kept; past it the memo starts again (a builder labels hundreds
+    of hexes of a map, not thousands, so it seldom does).
     """
 
     def __init__(self, limit: int = 60_000) -> None:
