@@ -173,13 +173,23 @@ def test_suggestions_prefer_whole_hexes_to_mixed_ones():
 
 @pytest.mark.slow
 def test_suggested_hexes_on_the_bench_are_mostly_of_one_terrain():
+    """Pooled over the learner's seeds 0 to 2 (ten suggestions each): one seed's ten move
+    with the forest's chance (dense's median share is 0.80 under seed 0 and 0.99 and 0.95
+    under seeds 1 and 2). With mixed hexes not held back, seed 0's was 0.82 on both maps
+    (measured with the forest of 120 trees, where it is 0.90 and 0.95 held back)."""
+    from pipeline.digitize.learn import Learner
+
+    folder = _need_bench()
     for name in ("halftone", "dense"):
-        result, truth, _ = _read(name)
-        grid = result.fit.grid
-        shares = [truth["hexes"][grid.id(h)].get("main_area_fraction", 1.0)
-                  for h in result.suggestions]
-        # Measured: a median share of 0.92 on both; 0.82 when mixed hexes are not held back.
-        assert float(np.median(shares)) >= 0.88, (name, shares)
+        shares = []
+        for seed in range(3):
+            result, truth, _ = (_read(name) if seed == 0 else read_map(
+                folder, name, load_setup()[name], truth_grid=True, suggest=10,
+                learner=Learner(seed=seed)))
+            grid = result.fit.grid
+            shares += [truth["hexes"][grid.id(h)].get("main_area_fraction", 1.0)
+                       for h in result.suggestions]
+        assert len(shares) == 30 and float(np.median(shares)) >= 0.88, (name, shares)
 
 
 @pytest.mark.slow
