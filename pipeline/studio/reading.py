@@ -148,6 +148,12 @@ class ScanReader:
         """
         teaching = Teaching(samples={t: list(ids) for t, ids in labels.items() if ids},
                             checked=dict(corrections))
+        shown = set(teaching.samples) | set(corrections.values())
+        lacking = [n for n, c in self.legend.terrain.items() if not c and n not in shown]
+        if lacking:  # said as the page's way of giving one, not the command line's
+            raise DataError(self.legend.source, "terrain_types", f"no example yet of"
+                            f" {', '.join(lacking)}: click a hex that shows one and press"
+                            " its terrain's key")
         try:
             read = self.prepared(fit).read(teaching)
         except ValueError as exc:  # the learner found no example at all

@@ -21,10 +21,12 @@ def test_a_map_with_no_colours_and_no_labels_is_labelled_into_a_reading(tmp_path
     state = page_state(workspace)
     assert len(state["hexes"]) == len(truth["hexes"]) == 432
     assert all(h["terrain"] == [] and h["confidence"] is None for h in state["hexes"])
-    assert "no colour and no example" in state["reading"]["missing"]
+    missing = state["reading"]["missing"]
+    assert "no example yet of" in missing and "press its terrain's key" in missing
+    assert all(t in missing for t in setup["legend"]["terrain"])  # each one named
     assert state["suggested"] == [] and state["findings"] == []
     assert {t["name"] for t in state["terrainTypes"]} == set(setup["legend"]["terrain"])
-    with pytest.raises(DataError, match="no colour and no example"):
+    with pytest.raises(DataError, match="no example yet of"):
         workspace.document_data()  # nothing to save yet, and it says why
     terrains = list(setup["samples"])
     for n, terrain in enumerate(terrains):
@@ -34,8 +36,9 @@ def test_a_map_with_no_colours_and_no_labels_is_labelled_into_a_reading(tmp_path
         given = {h["id"]: h for h in state["hexes"]}[hex_id]
         assert given["terrain"] == [terrain]
         assert state["version"] == n + 1 and state["reading"]["taught"] == n + 1
-        if n < len(terrains) - 1:
-            assert state["reading"].get("missing"), n
+        if n < len(terrains) - 1:  # the terrains still without an example are named
+            lacking = state["reading"]["missing"].split("no example yet of ")[1]
+            assert terrain not in lacking.split(":")[0] and terrains[-1] in lacking, n
     # One example of each terrain: there is a reading, of every hex.
     assert "missing" not in state["reading"]
     read = [h for h in state["hexes"] if h["terrain"]]
@@ -46,4 +49,4 @@ def test_a_map_with_no_colours_and_no_labels_is_labelled_into_a_reading(tmp_path
     # Taking a label back leaves the map without a reading again, and says why.
     first = setup["samples"][terrains[0]][0]
     workspace.set_terrain(first, None, workspace.version)
-    assert "no colour and no example" in page_state(workspace)["reading"]["missing"]
+    assert "no example yet of" in page_state(workspace)["reading"]["missing"]
