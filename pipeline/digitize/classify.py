@@ -284,9 +284,9 @@ class TerrainReader:
         """Examples from the legend's printed colours, for terrains the builder did not show."""
         names, legend = self.names, self.legend
         shown = set(given.labels.tolist())
-        missing = [i for i, n in enumerate(names) if i not in shown and not legend.terrain[n]]
+        missing = [n for n in legend.unsampled() if names.index(n) not in shown]
         if missing:
-            n = names[missing[0]]
+            n = missing[0]
             raise DataError(legend.source, f"terrain.{n}", "no colour and no example: give its"
                             f" colour in the legend, or show it (--sample {n}=HEX or --key"
                             f" {n}=X,Y,W,H)")

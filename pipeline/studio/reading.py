@@ -149,7 +149,7 @@ class ScanReader:
         teaching = Teaching(samples={t: list(ids) for t, ids in labels.items() if ids},
                             checked=dict(corrections))
         shown = set(teaching.samples) | set(corrections.values())
-        lacking = [n for n, c in self.legend.terrain.items() if not c and n not in shown]
+        lacking = [n for n in self.legend.unsampled() if n not in shown]
         if lacking:  # said as the page's way of giving one, not the command line's
             raise DataError(self.legend.source, "terrain_types", f"no example yet of"
                             f" {', '.join(lacking)}: click a hex that shows one and press"
