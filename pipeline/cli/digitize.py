@@ -30,6 +30,15 @@ from pipeline.cli.options import (
 )
 from pipeline.cli.paths import InputPath, OutputPath, io_plan, output_option
 from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, load_scan
+from pipeline.digitize.batch import (
+    BatchSetup,
+    ScanOutcome,
+    batch_workers,
+    dask_executor,
+    digitize_batch,
+    output_names,
+    process_pool,
+)
 from pipeline.digitize.gis import (
     LAYERS,
     RasterCopy,
@@ -42,10 +51,11 @@ from pipeline.digitize.gis import (
 from pipeline.digitize.legend import legend_document
 from pipeline.digitize.outputs import UNSURE, overlay
 from pipeline.digitize.run import Progress
+from pipeline.digitize.summary import reading_summary
 from pipeline.errors import DataError
 from pipeline.files import output_target, write_bytes_atomic, write_text_atomic
-from pipeline.hexgrid import Hex
 from pipeline.model import dumps
+from pipeline.workers import cores
 
 __all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol", "stages_bar"]
 
@@ -62,10 +72,21 @@ def parse_symbol(text: str) -> tuple[str, str]:
 
 @click.command(cls=OneLineErrors, short_help="Read a map scan into terrain data.",
                context_settings=HELP)
-@click.argument("scan", type=InputPath())
+@click.argument("scans", nargs=-1, required=True, type=InputPath(), metavar="SCAN...")
 @click.option("--legend", "-l", "legend_path", required=True, type=InputPath(),
               help="Legend JSON: terrain and feature colours (or a map.json to take them from).")
-@output_option("Where to write map.json ('-': standard output).", stream=True)
+@output_option("Where to write map.json ('-': standard output); one scan.", stream=True,
+               required=False)
+@click.option("--out-dir", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              metavar="DIR", help="Several scans: the folder each scan's map.json is written"
+              " to, named by the scan (sheet.jpg -> DIR/sheet.json); made if missing.")
+@click.option("--jobs", type=click.IntRange(min=1, max=256), metavar="N",
+              help="Several scans: how many are read at once, each in a process of its own"
+              " (default: one a core).")
+@click.option("--scheduler", metavar="ADDRESS", type=Text(),
+              help="Several scans: read them on the Dask scheduler at ADDRESS"
+              " (dask://host:8786) instead of this machine's cores; the workers need bocage"
+              " and the same paths (pip install 'bocage[dask]').")
 @digitize_options
 @click.option("--suggest", "suggest", type=click.IntRange(0, 500), default=0, metavar="N",
               help="List the N hexes whose label would most improve the reading.")
@@ -91,7 +112,9 @@ def parse_symbol(text: str) -> tuple[str, str]:
 @click.option("--title", type=Text(), help="Title for map.json (default: 'digitized from SCAN').")
 @json_option
 @quiet_option
-def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
+def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
+             out_dir: Path | None, jobs: int | None, scheduler: str | None,
+             grid_path: Path | None,
              cols: int | None, rows: int | None, orientation: str | None, stagger: str | None,
              anchors: tuple[str, ...], samples: tuple[str, ...], keys: tuple[str, ...],
              symbols: tuple[str, ...], train_path: Path | None, suggest: int,
@@ -119,6 +142,11 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
     Nothing is written unless all goes well; every file is written whole or
     not at all.
 
+    Several scans (a game's sheets, an archive) are read with the same options,
+    each into its own map.json in --out-dir, as many at once as there are cores
+    (--jobs) or on a Dask cluster (--scheduler). A scan that cannot be read is
+    named on a line of its own and the others go on; the exit code is then 1.
+
     For a GIS, --gis writes the hexes and hexsides as two layers of a
     GeoPackage, in the scan's own frame, and a copy of the scan with a world
     file: in QGIS, add the copy as a raster layer, then the GeoPackage's two
@@ -138,9 +166,26 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
       bocage digitize photo.jpg -l legend.json -o map.json --cols 26 --rows 18
       bocage digitize scan.png -l legend.json -o map.json --symbol town=0412 \\
           --symbol town=1107
+      bocage digitize scans/*.jpg -l legend.json --out-dir maps --cols 26 --rows 18 \\
+          --jobs 2
     """
     setup = reading_setup(grid_path, cols, rows, orientation, stagger, anchors, samples, keys,
                           train_path)
+    if out_dir is not None or len(scans) > 1:
+        _one_scan_only(scans, out, overlay=overlay_path, geojson=geojson_path, gis=gis_path,
+                       legend=legend_out)
+        assert out_dir is not None
+        code = _batch(list(scans), out_dir, BatchSetup(
+            legend_path, setup.digitize_args(), _symbol_map(symbols), suggest, game, title),
+            jobs, scheduler, as_json=as_json, quiet=quiet)
+        click.get_current_context().exit(code)
+    if out is None:
+        raise DataError(None, "--output", "give the file to write (-o map.json), or --out-dir"
+                        " DIR for a batch")
+    if jobs is not None or scheduler is not None:
+        raise DataError(None, "--jobs" if jobs is not None else "--scheduler",
+                        "shares out several scans; one scan is read on every core already")
+    scan = scans[0]
     gis = _gis_files(scan, geojson_path, gis_path)
     pixels, result = _run(scan, legend_path, setup, symbols, suggest, game, title,
                           show_progress=not (quiet or as_json), warn=not quiet)
@@ -163,10 +208,7 @@ def digitize(scan: Path, legend_path: Path, out: Path, grid_path: Path | None,
 def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str, ...],
          suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool
          ) -> tuple[NDArray[np.uint8], Digitization]:
-    symbol_map: dict[str, list[str]] = {}
-    for text in symbols:
-        name, hex_id = parse_symbol(text)
-        symbol_map.setdefault(name, []).append(hex_id)
+    symbol_map = _symbol_map(symbols)
     with stages_bar(show_progress) as progress:
         pixels = load_scan(scan)
         result = digitize_scan(pixels, legend_path, **setup.digitize_args(), game=game,
@@ -174,6 +216,73 @@ def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str,
                                suggest=suggest, warn=_warning if warn else None,
                                symbols=symbol_map)
     return pixels, result
+
+
+def _symbol_map(symbols: tuple[str, ...]) -> dict[str, list[str]]:
+    symbol_map: dict[str, list[str]] = {}
+    for text in symbols:
+        name, hex_id = parse_symbol(text)
+        symbol_map.setdefault(name, []).append(hex_id)
+    return symbol_map
+
+
+def _one_scan_only(scans: tuple[Path, ...], out: Path | None, **outputs: Path | None) -> None:
+    """Refuse, for a batch, the outputs that name one file for one scan."""
+    if out is not None:
+        raise DataError(out, "", f"-o writes one scan's map.json; {len(scans)} scans write"
+                        " theirs into a folder: give --out-dir DIR")
+    for name, path in outputs.items():
+        if path is not None:
+            option = {"legend": "--write-legend"}.get(name, f"--{name}")
+            raise DataError(path, "", f"{option} is for one scan; run it on that scan alone")
+
+
+def _batch(scans: list[Path], folder: Path, setup: BatchSetup, jobs: int | None,
+           scheduler: str | None, *, as_json: bool, quiet: bool) -> int:
+    """Read every scan into ``folder``; 0 when all were read, 1 when any was not."""
+    batch = output_names(scans, folder)
+    io_plan().add_outputs("--out-dir", [b.output for b in batch])
+    if scheduler is not None and jobs is not None:
+        raise DataError(None, "--jobs", "is for this machine's cores; a --scheduler's cluster"
+                        " runs as many scans at once as it has workers")
+    if scheduler is not None:
+        executor, threads = dask_executor(scheduler), 1
+    else:
+        workers = batch_workers(jobs, len(batch))
+        executor, threads = process_pool(workers), max(1, cores() // workers)
+    folder.mkdir(parents=True, exist_ok=True)
+    outcomes: dict[Path, ScanOutcome] = {}
+    with progress_bar("digitizing", not (quiet or as_json)) as told:
+        told(0, len(batch), "")
+        for outcome in digitize_batch(batch, setup, executor, threads=threads):
+            outcomes[outcome.scan] = outcome
+            told(len(outcomes), len(batch), outcome.scan.name)
+            if not as_json:
+                _print_outcome(outcome, quiet)
+    ordered = [outcomes[b.scan] for b in batch]
+    failed = sum(not o.ok for o in ordered)
+    if as_json:
+        emit_json({"ok": failed == 0, "scans": len(ordered), "failed": failed,
+                   "results": [o.summary if o.summary is not None
+                               else {"ok": False, "scan": str(o.scan), "error": o.error}
+                               for o in ordered]})
+    elif not quiet:
+        click.echo(f"read {len(ordered) - failed} of {len(ordered)} scans into {folder}"
+                   + (f"; {failed} could not be read (above)" if failed else ""))
+    return 1 if failed else 0
+
+
+def _print_outcome(outcome: ScanOutcome, quiet: bool) -> None:
+    if not quiet:
+        for line in outcome.warnings:
+            _warning(f"{outcome.scan}: {line}")
+    if outcome.summary is None:
+        click.echo(f"bocage: {outcome.error}", err=True)
+    elif not quiet:
+        s = outcome.summary
+        click.echo(f"{s['scan']}: {s['hexes']} hexes, {s['grid']['cols']} x {s['grid']['rows']};"
+                   " terrain " + ", ".join(f"{n} {c}" for n, c in s["terrain"].items())
+                   + f"; {len(s['unsure'])} unsure; wrote {s['written'][0]}")
 
 
 def _warning(line: str) -> None:
@@ -251,48 +360,7 @@ def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
 
 
 def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str, Any]:
-    fit = result.fit
-    grid = fit.grid
-    layout = grid.layout
-    assert layout is not None
-    unsure = sorted(grid.id(h) for h, t in result.terrain.items() if t.confidence < UNSURE)
-    terrain: dict[str, int] = {}
-    for t in result.terrain.values():
-        terrain[t.terrain[0]] = terrain.get(t.terrain[0], 0) + 1
-    features: dict[str, int] = {}
-    for names in result.hexsides.values():
-        for n in names:
-            features[n] = features.get(n, 0) + 1
-    symbols: dict[str, int] = {}
-    for marks in result.hex_features.values():
-        for n in marks:
-            symbols[n] = symbols.get(n, 0) + 1
-    board = result.map.boards[0].grid
-    return {
-        "ok": True,
-        "scan": str(scan),
-        "grid": {"orientation": grid.orientation.value, "cols": grid.cols, "rows": grid.rows,
-                 "stagger": grid.numbering.stagger, "hex_width": round(fit.hex_width, 2),
-                 "rotation": board.layout.rotation if board.layout else 0.0,
-                 "method": fit.method, "residual": round(fit.residual, 3),
-                 "measured": fit.support},
-        "hexes": len(result.terrain),
-        "terrain": dict(sorted(terrain.items())),
-        "unsure": unsure,
-        "hexside_features": dict(sorted(features.items())),
-        "hex_features": dict(sorted(symbols.items())),
-        "suggest": [_suggestion(result, h) for h in result.suggestions],
-        "key": [{"terrain": k.terrain, "box": list(k.box), "label": k.label,
-                 "option": k.option()} for k in result.key],
-        "written": [str(p) for p in written],
-    }
-
-
-def _suggestion(result: Digitization, h: Hex) -> dict[str, Any]:
-    t = result.terrain[h]
-    others = [n for n in sorted(t.fractions, key=lambda n: -t.fractions[n]) if n != t.terrain[0]]
-    return {"hex": result.fit.grid.id(h), "read": t.terrain[0], "confidence": t.confidence,
-            "or": others[0] if others else None}
+    return reading_summary(result, scan, written)
 
 
 def _print(result: Digitization, scan: Path, written: list[Path]) -> None:

@@ -258,6 +258,9 @@ class OneLineErrors(click.Command):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # -h too when the command is run on its own: click keeps a command's help option
+        # from the first context that asks, and a command without a parent has no -h.
+        kwargs["context_settings"] = {**HELP, **(kwargs.get("context_settings") or {})}
         super().__init__(*args, **kwargs)
         if not isinstance(self, click.Group):  # a group's would be reset by its command's
             self.params.append(verbose_option())

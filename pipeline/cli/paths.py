@@ -200,7 +200,8 @@ def option_label(param: click.Option) -> str:
 def _label(param: click.Parameter) -> str:
     if isinstance(param, click.Option):
         return option_label(param)
-    return param.human_readable_name.strip("[]")  # an optional argument: "[DIR]"
+    # An optional argument: "[DIR]"; one that takes several: "SCAN...".
+    return param.human_readable_name.strip("[]").removesuffix("...")
 
 
 def _file_type(mode: int) -> str:
