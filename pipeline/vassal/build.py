@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
 import json
 import os
 import re
@@ -41,6 +40,7 @@ from pipeline.hexgrid import Hex, Layout
 from pipeline.imagefile import open_image
 from pipeline.model import GameFolder, MapData, MarkerSpec, UnitSpec
 from pipeline.model.folder import companion_counters
+from pipeline.pngwrite import png_bytes
 from pipeline.progress import Told
 from pipeline.vassal.archive import write_vmod
 from pipeline.vassal.board import prepare_board
@@ -290,12 +290,6 @@ def piece_size_for(boards: Sequence[_Board]) -> int:
     return max(8, round(PIECE_FRACTION * min(b.plan.grid.grid.dy for b in boards)))
 
 
-#: zlib level of the scaled pieces: the same pixels as the default (6) in about half the
-#: encoding time, files some 10% larger (flat colour and text; the module stores PNGs as
-#: they are).
-PIECE_PNG_LEVEL = 1
-
-
 def _piece_png(job: tuple[bytes, str, int]) -> tuple[bytes, int, int]:
     """One face, decoded whole (a PNG, or :class:`ImageError` naming its file), scaled so its
     longer side is ``side`` px and encoded as PNG (run in a worker).
@@ -315,9 +309,7 @@ def _piece_png(job: tuple[bytes, str, int]) -> tuple[bytes, int, int]:
     # reducing_gap: a box reduction to about twice the size first, then Lanczos: the
     # same look (Pillow's measure), a third less work on a counter face.
     scaled = loaded.resize(size, Image.Resampling.LANCZOS, reducing_gap=2.0)
-    out = io.BytesIO()
-    scaled.save(out, format="PNG", compress_level=PIECE_PNG_LEVEL)
-    return out.getvalue(), size[0], size[1]
+    return png_bytes(scaled, name=name), size[0], size[1]
 
 
 def _sized_all(counters: Sequence[_Counter], side: int,

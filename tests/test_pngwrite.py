@@ -1,0 +1,57 @@
+"""PNG faces written by OpenCV: the same pixels back through Pillow and OpenCV, the dpi
+in a valid pHYs chunk right after IHDR, and every mode a face or piece comes in."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from pipeline.pngwrite import png_bytes
+
+
+def _face(mode: str) -> Image.Image:
+    image = Image.new("RGBA", (61, 47), (240, 230, 200, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((5, 5, 40, 30), outline=(10, 20, 30, 255), width=2)
+    draw.text((8, 30), "3-4-5 <&\">", fill=(200, 0, 0, 128))
+    return image if mode == "RGBA" else image.convert(mode)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
+def test_pixels_come_back_exactly_through_pillow_and_opencv(mode):
+    face = _face(mode)
+    data = png_bytes(face, dpi=300)
+    with Image.open(io.BytesIO(data)) as back:
+        back.load()  # Pillow checks every chunk's CRC as it reads
+        assert back.mode == mode and back.size == face.size
+        assert np.array_equal(np.asarray(back), np.asarray(face))
+        assert [round(d, 2) for d in back.info["dpi"]] == [300.0, 300.0]
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    expected = np.asarray(face)
+    if mode != "L":
+        expected = cv2.cvtColor(expected, cv2.COLOR_RGB2BGR if mode == "RGB"
+                                else cv2.COLOR_RGBA2BGRA)
+    assert np.array_equal(decoded, expected)
+
+
+def test_the_resolution_chunk_follows_ihdr_with_its_crc():
+    data = png_bytes(_face("RGB"), dpi=150)
+    length, kind = struct.unpack(">I4s", data[33:41])
+    assert (length, kind) == (9, b"pHYs")
+    x, y, unit = struct.unpack(">IIB", data[41:50])
+    assert (x, y, unit) == (5906, 5906, 1)  # 150 dpi in pixels per metre, rounded
+    assert struct.unpack(">I", data[50:54])[0] == zlib.crc32(data[37:50])
+    assert b"pHYs" not in png_bytes(_face("RGB"))  # no dpi given, none written
+
+
+def test_other_modes_are_written_with_their_colours_and_alpha():
+    palette = _face("RGB").convert("P")
+    with Image.open(io.BytesIO(png_bytes(palette))) as back:
+        assert back.mode == "RGBA"
+        assert np.array_equal(np.asarray(back), np.asarray(palette.convert("RGBA")))
