@@ -9,10 +9,9 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from PIL import Image
 
 from pipeline.cli.options import (
     HELP,
@@ -26,12 +25,13 @@ from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import GameFolder
-from pipeline.render.answers import moves_picture, supply_picture
 from pipeline.rules import Engine, load_cases, run_cases
 from pipeline.rules.explain import TOPICS, explain
 from pipeline.rules.game import load_game
 from pipeline.rules.profilecheck import check_profile_keys
-from pipeline.vassal.save import save_position
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 __all__ = ["rules"]
 
@@ -67,6 +67,8 @@ def _position_file(game: GameFolder, position: Path | None, vsav: Path | None,
         return
     assert vsav is not None
     # The save is read by the VASSAL reader, then loaded like any position file.
+    from pipeline.vassal.save import save_position  # only for --vsav: keeps a question fast
+
     _, read, left_out = save_position(vsav, vmod, game_dir=game)
     for piece, why in left_out:
         click.echo(f"bocage: warning: {vsav}: '{piece.name}' not in the position: {why}",
@@ -173,6 +175,8 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
         # The unit is the save's (unknown there, or in a hex both sides hold).
         raise DataError(str(vsav), exc.path, exc.message) from None
     if picture is not None:
+        from pipeline.render.answers import moves_picture  # only for --picture
+
         _save_picture(picture, moves_picture(folder.map_data(), engine.situation, reach,
                                              unit_id), quiet)
     if as_json:
@@ -238,6 +242,8 @@ def supply(game: Path, position: Path | None, vsav: Path | None, vmod: Path | No
            if u.hex is not None and (side is None or u.side == side)]
     answers = engine.supply(ids)
     if picture is not None:
+        from pipeline.render.answers import supply_picture  # only for --picture
+
         _save_picture(picture, supply_picture(folder.map_data(), engine.situation, answers),
                       quiet)
     if as_json:

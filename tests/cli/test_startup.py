@@ -72,3 +72,14 @@ def test_an_unknown_command_is_one_usage_error() -> None:
     result = CliRunner().invoke(cli, ["digitise"])
     assert result.exit_code == 2
     assert "digitise" in result.output
+
+
+def test_a_rules_question_loads_no_drawing_and_no_vassal_reader() -> None:
+    # Issue 18: `rules supply` on the demo answers in a fraction of a second, so what only
+    # --picture (drawing) or --vsav (the VASSAL reader) needs is imported when asked for.
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
+    loaded = _loaded("rules", "supply", str(demo), "--position", str(demo / "position.json"))
+    assert "pipeline.rules.supply" in loaded  # the probe ran the question
+    assert not {"pipeline.render", "pipeline.vassal", "reportlab", "cv2", "lxml"} & loaded
