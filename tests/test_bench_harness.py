@@ -47,3 +47,25 @@ def test_run_writes_every_row_as_json_and_refuses_an_unknown_bench(tmp_path):
     bad = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "hexgird"],
                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert bad.returncode == 2 and "no benchmark hexgird (there are: " in bad.stderr
+
+
+def test_the_reachable_sets_baseline_gives_the_engines_answers_on_fire_and_movement():
+    # Issue 18: the reachable set's yardstick is a weighted search giving identical
+    # answers, not a BFS of the whole map. On the F&M bench position (its rules: terrain
+    # and hexside costs, EZOC entry surcharge and stop, enemy hexes barred, stacking at
+    # the end) the textbook Dijkstra over the same facts answers every hex alike.
+    import bench_rules
+
+    sit = bench_rules.situation(cols=20, rows=25)
+    movers = [u for u in sit.units if u.ma == 12.0 and u.side == "allied"][:4]
+    prepared = [bench_rules.weighted_graph(sit, u) for u in movers]
+    assert bench_rules._same_answers(sit, movers, prepared) == 0
+    assert movers[0].hex is not None
+    reached = bench_rules.dijkstra(*prepared[0], movers[0].hex, movers[0].ma)
+    assert 20 < len(reached) < 500  # a move, not the whole map nor nothing
+    # And it would see a difference: one hex's cost changed is one answer off.
+    graph, stops, no_end = prepared[0]
+    first = next(iter(reached))
+    cheaper = {h: [(n, c / 2 if n == first else c) for n, c in steps]
+               for h, steps in graph.items()}
+    assert bench_rules._same_answers(sit, movers[:1], [(cheaper, stops, no_end)]) >= 1
