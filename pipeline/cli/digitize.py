@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 import numpy as np
@@ -200,7 +199,7 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
         else:
             write_bytes_atomic(path, data)
     if as_json:
-        emit_json(_summary(result, scan, list(files)))
+        emit_json(reading_summary(result, scan, list(files)))
     elif not quiet:
         _print(result, scan, list(files))
 
@@ -359,12 +358,8 @@ def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
     return files
 
 
-def _summary(result: Digitization, scan: Path, written: list[Path]) -> dict[str, Any]:
-    return reading_summary(result, scan, written)
-
-
 def _print(result: Digitization, scan: Path, written: list[Path]) -> None:
-    s = _summary(result, scan, written)
+    s = reading_summary(result, scan, written)
     g = s["grid"]
     click.echo(f"{scan}: {s['hexes']} hexes, {g['cols']} x {g['rows']} {g['orientation']}-top"
                f" ({g['stagger']}), hex {g['hex_width']} px, turned {g['rotation']} degrees;"

@@ -29,7 +29,9 @@ The stages, one idea a module:
 * :mod:`~pipeline.digitize.outputs` writes map.json and an overlay, and
   :mod:`~pipeline.digitize.gis` the hexes and hexsides as a GIS's layers (GeoJSON,
   a GeoPackage) with a world file for the scan, all in the frame a GIS shows it in;
-  :mod:`~pipeline.digitize.run` does it all in one call.
+  :mod:`~pipeline.digitize.run` does it all in one call, :mod:`~pipeline.digitize.summary`
+  says what a reading found as plain data, and :mod:`~pipeline.digitize.batch` reads many
+  scans at once (on every core, or on a Dask cluster).
 
 The package knows no game: everything game-specific is in the legend and the grid.
 """
