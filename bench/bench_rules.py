@@ -9,9 +9,10 @@ with a heap) over the same step costs, stops and ends, worked out beforehand, it
 checked against the engine's (the row says whether they are the same: on F&M they are;
 the other systems' rules, a one-hex move or Cobra's own, are not in it); for supply still
 a plain breadth-first search over the 2,000 hexes (the same supply rule written as a
-plain multi-source search is the next yardstick); the figures are CPU-time medians over the pairs (a loaded machine
-stretches wall times by waiting), with the range of the pair-by-pair ratios, the wall
-clock's median and range beside them, and each goal said met or not on both. The June '44
+plain multi-source search is the next yardstick). The figures are CPU-time medians over
+the pairs (a loaded machine stretches wall times by waiting), with the range of the
+pair-by-pair ratios, the wall clock's median and range beside them, and each goal said
+met or not on both. The June '44
 and tactical systems read the same position too (their unit classes and feature names).
 
 Each timed call builds a fresh engine on the same position, as a position held by the
