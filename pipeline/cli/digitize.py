@@ -32,11 +32,9 @@ from pipeline.digitize import STAGES, Digitization, digitize_scan, encode_png, l
 from pipeline.digitize.batch import (
     BatchSetup,
     ScanOutcome,
-    batch_workers,
-    dask_executor,
     digitize_batch,
+    executor_for,
     output_names,
-    process_pool,
 )
 from pipeline.digitize.gis import (
     LAYERS,
@@ -54,7 +52,6 @@ from pipeline.digitize.summary import reading_summary
 from pipeline.errors import DataError
 from pipeline.files import output_target, write_bytes_atomic, write_text_atomic
 from pipeline.model import dumps
-from pipeline.workers import cores
 
 __all__ = ["digitize", "parse_anchor", "parse_key", "parse_sample", "parse_symbol", "stages_bar"]
 
@@ -244,11 +241,7 @@ def _batch(scans: list[Path], folder: Path, setup: BatchSetup, jobs: int | None,
     if scheduler is not None and jobs is not None:
         raise DataError(None, "--jobs", "is for this machine's cores; a --scheduler's cluster"
                         " runs as many scans at once as it has workers")
-    if scheduler is not None:
-        executor, threads = dask_executor(scheduler), 1
-    else:
-        workers = batch_workers(jobs, len(batch))
-        executor, threads = process_pool(workers), max(1, cores() // workers)
+    executor, threads = executor_for(jobs, scheduler, len(batch))
     folder.mkdir(parents=True, exist_ok=True)
     outcomes: dict[Path, ScanOutcome] = {}
     with progress_bar("digitizing", not (quiet or as_json)) as told:

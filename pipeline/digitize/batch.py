@@ -37,7 +37,7 @@ from pipeline.model import dumps
 from pipeline.workers import cores
 
 __all__ = ["BatchScan", "BatchSetup", "ScanOutcome", "batch_workers", "dask_executor",
-           "digitize_batch", "output_names", "process_pool", "read_one"]
+           "digitize_batch", "executor_for", "output_names", "process_pool", "read_one"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +119,16 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     """
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(
         "spawn"), initializer=_share_cores, initargs=(workers,))
+
+
+def executor_for(jobs: int | None, scheduler: str | None, scans: int) -> tuple[Executor, int]:
+    """Where a batch of ``scans`` runs, and the threads each reading's forests get: a
+    Dask ``scheduler``'s workers (one thread a task: the cluster runs as many tasks as it
+    has threads), or :func:`batch_workers` processes sharing this machine's cores."""
+    if scheduler is not None:
+        return dask_executor(scheduler), 1
+    workers = batch_workers(jobs, scans)
+    return process_pool(workers), max(1, cores() // workers)
 
 
 def dask_executor(address: str) -> Executor:
