@@ -158,7 +158,7 @@ def fit_anchors(grid: HexGrid, anchors: Mapping[str, Point]) -> tuple[F64, float
     if len(ids) >= 4:
         # Each anchor against the grid the others make: a wrong one stands out alone.
         apart = _leave_one_out(uv, xy)
-        worst = int(np.argmax(apart))
+        worst = _odd_one_out(uv, xy, apart, grid.orientation)
         width = float(np.median([_width(fit_affine(np.delete(uv, i, 0), np.delete(xy, i, 0)),
                                         grid.orientation) for i in range(len(ids))]))
         if apart[worst] > 0.15 * width:
@@ -178,6 +178,36 @@ def _leave_one_out(uv: F64, xy: F64) -> F64:
         m = fit_affine(uv[others], xy[others])
         out[i] = float(np.hypot(*(apply_homography(m, uv[i: i + 1]) - xy[i: i + 1])[0]))
     return out
+
+
+def _odd_one_out(uv: F64, xy: F64, apart: F64, orientation: Orientation) -> int:
+    """The anchor the others disagree with most.
+
+    Four anchors at the corners of a map put each other off by the same distance when one
+    is wrong (an affine grid through any three places the fourth): the wrong one is then
+    the one whose leaving out leaves the others a grid as printed (hexes of their shape,
+    unsheared), where any three including it describe a squashed, sheared one.
+    """
+    close = np.nonzero(apart >= 0.8 * apart.max())[0]
+    if len(close) == 1:
+        return int(close[0])
+    odd = [_irregularity(fit_affine(np.delete(uv, i, 0), np.delete(xy, i, 0)), orientation)
+           for i in close]
+    return int(close[int(np.argmin(odd))])
+
+
+def _irregularity(m: F64, orientation: Orientation) -> float:
+    """How far an affine grid is from a printed one: log of its aspect's error, plus shear."""
+    aspect, shear = _shape(m, orientation)
+    return abs(math.log(max(aspect, 1e-9))) + math.radians(shear)
+
+
+def _shape(m: F64, orientation: Orientation) -> tuple[float, float]:
+    """A grid's hex height over width against a regular hex's, and its shear in degrees."""
+    cu, cv = m[:2, 0], m[:2, 1]
+    aspect = float(np.hypot(*cv) / np.hypot(*cu)) / _ASPECT[orientation]
+    cosine = float(cu @ cv) / (float(np.hypot(*cu)) * float(np.hypot(*cv)))
+    return aspect, abs(90.0 - math.degrees(math.acos(max(-1.0, min(1.0, cosine)))))
 
 
 def _distinct(ids: Sequence[str], uv: F64, xy: F64) -> None:
@@ -219,9 +249,7 @@ def _plausible(m: F64, orientation: Orientation) -> None:
     if det <= 0:
         raise GridError("anchors contradict each other: they describe a mirrored grid; "
                         "check their hex ids and positions")
-    aspect = float(np.hypot(*cv) / np.hypot(*cu)) / _ASPECT[orientation]
-    shear = abs(90.0 - math.degrees(math.acos(
-        float(cu @ cv) / (float(np.hypot(*cu)) * float(np.hypot(*cv))))))
+    aspect, shear = _shape(m, orientation)
     if not 0.8 <= aspect <= 1.25 or shear > 10.0:
         raise GridError(f"anchors contradict each other: they describe hexes {aspect:.2f} times"
                         f" as tall as wide and sheared {shear:.0f} degrees; check their hex ids"

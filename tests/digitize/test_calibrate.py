@@ -97,12 +97,15 @@ def test_contradicting_anchors_are_refused_with_the_reason(demo, anchors, messag
     assert "\n" not in str(info.value)
 
 
-def test_one_wrong_anchor_among_four_is_named(demo, stretched):
+@pytest.mark.parametrize("wrong", ["0101", "2501", "0122", "2522"])
+def test_one_wrong_anchor_among_four_is_named(demo, stretched, wrong):
+    # At the four corners every anchor is as far from where the other three put it: the
+    # wrong one is told by the squashed, sheared grid any three including it describe.
     rendered, scan = stretched
     grid = grid_from_spec(demo.boards[0].grid)
     anchors = _clicked(rendered, scan, ("0101", "2501", "0122", "2522"))
-    anchors["2522"] = anchors["2522"][0] - 150.0, anchors["2522"][1]  # clicked 3 hexes off
-    with pytest.raises(GridError, match=r"anchor 2522 is .* from where the others put it"):
+    anchors[wrong] = anchors[wrong][0] - 150.0, anchors[wrong][1]  # clicked 3 hexes off
+    with pytest.raises(GridError, match=rf"anchor {wrong} is .* from where the others put it"):
         fit_anchors(grid, anchors)
 
 
