@@ -33,7 +33,6 @@ from pipeline.digitize.learn import (
     Examples,
     Learner,
     Reading,
-    drawings_per_example,
     learn_terrain,
     suggest,
 )
@@ -76,6 +75,7 @@ _VOTED_MAX = 40  # examples taken per terrain from the legend colours
 _EVERYWHERE = 0.97  # share of hexes beyond which a terrain is "nearly every hex"
 _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
+_LIGHT_BLOCK = 256  # hexes whose light is smoothed at a time
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
 _PAPER_CHROMA = 25.0  # and at most this far from grey
 
@@ -228,8 +228,7 @@ class TerrainReader:
                                                      lit.gains[_nearest(examples)]))
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
                                 across=self.lines["across"], along=self.lines["along"],
-                                learner=self.learner, spread=lit.spread, memo=self.drawings,
-                                copies=lit.copies)
+                                learner=self.learner, spread=lit.spread, memo=self.drawings)
         self._last = reading
         shares = area_shares(*lit.cells, reading)
         if votes is not None and not self.legend.unsampled():
@@ -277,8 +276,7 @@ class TerrainReader:
         self.lights += 1
         return _Lit(gains, descriptors,
                     cell_descriptors(plain, self.frame, self.mask),
-                    light_spread(lit, examples.labels, self.mask),
-                    drawings_per_example(self.learner, len(examples)))
+                    light_spread(lit, examples.labels, self.mask))
 
     def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:
         """Examples from the legend's printed colours, for terrains the builder did not show."""
@@ -322,7 +320,6 @@ class _Lit:
     descriptors: Descriptors
     cells: tuple[F64, F64]
     spread: tuple[float, float, float]
-    copies: int
 
 
 def classify_hexes(image: U8, fit: GridFit, legend: Legend, teaching: Teaching | None = None,
@@ -458,11 +455,16 @@ def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
     where = np.vstack([centres[sure], paper_xy])
     logs = np.log(np.maximum(observed, 1.0) / np.maximum(expected, 1.0))
     logs = np.clip(logs, -1.6, 1.6)
-    # Squared distances as |a|^2 + |b|^2 - 2ab: one product, no (n, m, 2) array.
-    d2 = np.maximum((centres ** 2).sum(axis=1)[:, None] + (where ** 2).sum(axis=1)[None, :]
-                    - 2.0 * centres @ where.T, 0.0)
-    w = np.exp(-d2 / (2 * (_LIGHT_REACH * hex_width) ** 2))
-    field = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
+    field = np.empty((n, 3))
+    scale = 2 * (_LIGHT_REACH * hex_width) ** 2
+    # A few hundred hexes at a time: the weights of every hex against every sample are
+    # tens of megabytes on a large map, which cost more to ask for than to compute.
+    for s in range(0, n, _LIGHT_BLOCK):
+        block = centres[s:s + _LIGHT_BLOCK]
+        d2 = ((block[:, None, 0] - where[None, :, 0]) ** 2
+              + (block[:, None, 1] - where[None, :, 1]) ** 2)
+        w = np.exp(-d2 / scale)
+        field[s:s + _LIGHT_BLOCK] = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
     out: F64 = np.exp(field)
     return out
 
@@ -480,7 +482,8 @@ def _nearest(examples: Examples) -> I64:
 
 
 def _typical_colours(patches: U8, mask: NDArray[np.bool_]) -> F64:
-    out: F64 = np.median(patches[:, mask, :].astype(np.float64), axis=1)
+    # The bytes themselves: the median of two middle bytes is their mean in floats anyway.
+    out: F64 = np.median(patches[:, mask, :], axis=1)
     return out
 
 

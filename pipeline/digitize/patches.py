@@ -33,6 +33,7 @@ U8 = NDArray[np.uint8]
 BoolMap = NDArray[np.bool_]
 
 PATCH = 32
+_LAB_STEP = 262_144  # pixels converted to Lab at a time
 _ROOT3 = math.sqrt(3.0)
 _FURNITURE_SHARE = 0.5  # printed at a place in more than half the hexes: not terrain
 _FURNITURE_CONTRAST = 18.0  # Lab L* away from the hex's own median
@@ -151,8 +152,9 @@ def hex_patches(image: U8, fit: GridFit, hexes: Sequence[Hex], frame: HexFrame,
     n, k = len(centres), len(offsets)
     out = np.empty((n, frame.size, frame.size, 3), np.uint8)
     # One map row a hex (OpenCV's remap takes maps under 32,767 rows and columns), and a
-    # bounded number of positions a call to bound memory.
-    step = max(1, min(_REMAP_ROWS, 2_000_000 // max(k, 1)))
+    # quarter of a million positions a call: their coordinates are then a few megabytes,
+    # used again from call to call rather than asked for anew.
+    step = max(1, min(_REMAP_ROWS, 262_144 // max(k, 1)))
     for s in range(0, n, step):
         uv = (centres[s:s + step, None, :] + offsets[None, :, :]).reshape(-1, 2)
         xy = fit.to_pixel(uv) * f + (f - 1) / 2  # pixel centres of the reduced image
@@ -175,9 +177,13 @@ def reduce(image: U8, scale: float) -> tuple[U8, float]:
 
 def lab_patches(patches: U8) -> NDArray[np.float32]:
     """Patches in CIE Lab (L 0-100), same shape, float32."""
-    x = patches.reshape(-1, 1, 3).astype(np.float32) / 255.0
-    lab = cv2.cvtColor(x, cv2.COLOR_RGB2Lab)
-    return np.asarray(lab, np.float32).reshape(patches.shape)
+    out = np.empty(patches.shape, np.float32)
+    pixels, lab = patches.reshape(-1, 3), out.reshape(-1, 3)
+    # A quarter of a million pixels at a time: the floats in between stay a few megabytes.
+    for s in range(0, len(pixels), _LAB_STEP):
+        x = pixels[s:s + _LAB_STEP].reshape(-1, 1, 3).astype(np.float32) / 255.0
+        lab[s:s + _LAB_STEP] = np.asarray(cv2.cvtColor(x, cv2.COLOR_RGB2Lab)).reshape(-1, 3)
+    return out
 
 
 def furniture(lab: NDArray[np.float32], frame: HexFrame) -> BoolMap:

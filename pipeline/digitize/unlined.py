@@ -44,6 +44,7 @@ _INPAINT_RADIUS = 3
 _OWN_INK = 20.0  # Lab distance: an ink this near the line's colour is the line's own
 _THROUGH = 0.35  # a road or railway runs to the hex's centre: some pixel this near it
 _REACH = 0.75  # and out toward a hexside: some pixel this far out
+_BLOCK = 256  # patches looked through at a time
 
 
 def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
@@ -68,6 +69,18 @@ def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
     out = np.zeros((n, size, size), bool)
     if n == 0 or not colours:
         return out
+    # A few hundred patches at a time: each colour's distances are then a few megabytes,
+    # in cache and used again, not hundreds asked for anew on a large map.
+    for s in range(0, n, _BLOCK):
+        out[s:s + _BLOCK] = _strokes(patches[s:s + _BLOCK], frame, colours, ink)
+    return out
+
+
+def _strokes(patches: U8, frame: HexFrame, colours: Sequence[RGB], ink: Sequence[RGB]
+             ) -> BoolMap:
+    """:func:`stroke_mask` of one block of patches."""
+    size = frame.size
+    out = np.zeros((len(patches), size, size), bool)
     lab = lab_patches(patches)
     inner = frame.within(_INNER)
     median = np.median(lab[:, inner], axis=1)  # (n, 3)
