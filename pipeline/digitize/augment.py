@@ -93,23 +93,31 @@ def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter,
     return np.stack(out), np.array(lab, np.int64)
 
 
-def plan(labels: I64, keys: I64, augmenter: Augmenter) -> I64:
+def plan(labels: I64, keys: I64, augmenter: Augmenter, counts: I64 | None = None) -> I64:
     """For each example and copy, the example drawn over part of it (-1: none), ``(k, copies)``.
 
     Each example has a place on a circle (seeded by its key and label); a copy that takes
     another terrain over part of it draws a point on the circle and takes the first
     example of another label at or past it. Adding an example moves only the points that
-    now land on it.
+    now land on it. ``counts`` is how many of its copies each example is drawn with: the
+    copies past it are not planned (-1), and the first ones are planned as they would be
+    without it.
 
     >>> plan(np.array([0, 1]), np.array([5, 9]), Augmenter(copies=4)).tolist()
+    [[-1, 1, -1, -1], [0, -1, 0, -1]]
+    >>> plan(np.array([0, 1]), np.array([5, 9]), Augmenter(copies=4), np.array([2, 4])).tolist()
     [[-1, 1, -1, -1], [0, -1, 0, -1]]
     """
     places = np.array([_place(augmenter, int(k), int(c)) for k, c in zip(keys, labels,
                                                                           strict=True)])
     out = np.full((len(labels), augmenter.copies), -1, np.int64)
+    # Each copy's choices come from a generator of its own (so a copy is the same whatever
+    # the others): one generator made per copy drawn, never for copies left undrawn.
+    counts = (np.full(len(labels), augmenter.copies) if counts is None
+              else np.minimum(counts, augmenter.copies))
     for i, (key, label) in enumerate(zip(keys, labels, strict=True)):
         others = np.nonzero(labels != label)[0]
-        for copy in range(augmenter.copies):
+        for copy in range(int(counts[i])):
             rng = _copy_rng(augmenter, int(key), int(label), copy)
             split, point = rng.random() < _SPLIT, rng.random()
             if split and len(others):

@@ -59,11 +59,14 @@ class DrawingMemo:
 
 
 def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mask: BoolMap,
-                       augmenter: Augmenter, memo: DrawingMemo | None = None
-                       ) -> tuple[Descriptors, I64]:
+                       augmenter: Augmenter, memo: DrawingMemo | None = None,
+                       counts: I64 | None = None) -> tuple[Descriptors, I64]:
     """Descriptors of the examples and their drawings, with labels, in :func:`augment`'s order.
 
-    What ``memo`` holds is not drawn again; what is drawn is added to it.
+    ``counts`` is how many of its copies each example is drawn with (at most
+    ``augmenter.copies``, all of them by default): the first ones, the same drawings
+    whatever the count. What ``memo`` holds is not drawn again; what is drawn is added to
+    it.
 
     Examples
     --------
@@ -80,13 +83,15 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
     8
     """
     memo = memo if memo is not None else DrawingMemo()
-    others = plan(labels, keys, augmenter)
+    counts = (np.full(len(labels), augmenter.copies, np.int64) if counts is None
+              else np.minimum(counts, augmenter.copies))
+    others = plan(labels, keys, augmenter, counts)
     digests = [hashlib.blake2b(p.tobytes(), digest_size=16).digest() for p in patches]
     rows: list[F64 | None] = []
     wanted: list[Key] = []
     missing: list[tuple[int, int, int]] = []  # (row, example, copy)
     for i in range(len(labels)):
-        for copy in range(-1, augmenter.copies):
+        for copy in range(-1, int(counts[i])):
             other = int(others[i, copy]) if copy >= 0 else -1
             key = (augmenter, int(keys[i]), int(labels[i]), copy, digests[i],
                    digests[other] if other >= 0 else b"")
@@ -107,4 +112,4 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
             rows[r] = described.values[k]
     assert groups is not None  # there is at least one example, so one row was described once
     return (Descriptors(np.stack(rows), groups),  # type: ignore[arg-type]
-            np.repeat(labels.astype(np.int64), augmenter.copies + 1))
+            np.repeat(labels.astype(np.int64), counts + 1))

@@ -87,6 +87,10 @@ class Learner:
         Learners averaged, each taught from its own drawings of the examples.
     copies
         New drawings of each example (:class:`~pipeline.digitize.augment.Augmenter`).
+    per_terrain
+        Each terrain is drawn about as often as this many examples of it would be: a
+        terrain shown by forty hexes gets fewer copies of each than one shown by three
+        (forty hexes of the map already vary as the sheet does).
     budget
         At most about this many drawings in all: many examples get fewer copies each.
     rounds
@@ -110,6 +114,7 @@ class Learner:
     trees: int = 60
     members: int = 3
     copies: int = 30
+    per_terrain: int = 3
     budget: int = 1500
     rounds: int = 2
     sure: float = 0.6
@@ -154,7 +159,7 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                   frame: HexFrame, mask: BoolMap, *, across: Sequence[RGB] = (),
                   along: Sequence[RGB] = (), learner: Learner = Learner(),
                   spread: tuple[float, float, float] | None = None,
-                  memo: DrawingMemo | None = None, copies: int | None = None) -> Reading:
+                  memo: DrawingMemo | None = None) -> Reading:
     """Read every hex's terrain, having learnt each from the examples.
 
     Parameters
@@ -177,13 +182,12 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         (:func:`~pipeline.digitize.augment.light_spread` of the examples, by default).
     memo
         Described drawings kept from earlier reads with the same frame and mask: only
-        the drawings it lacks are made (:mod:`~pipeline.digitize.drawings`).
-    copies
-        New drawings of each example (:func:`drawings_per_example`, by default); an
-        earlier read's count keeps its drawings usable from ``memo``.
+        the drawings it lacks are made (:mod:`~pipeline.digitize.drawings`). Each example
+        is drawn :func:`drawings_per_example` times, the first copies of the same
+        drawings whatever their number, so a read with more examples uses an earlier
+        read's drawings.
     """
-    if copies is None:
-        copies = drawings_per_example(learner, len(examples))
+    counts = drawings_per_example(learner, examples.labels)
     if spread is None:
         spread = light_spread(examples.patches, examples.labels, mask)
     # Key swatches (no map hex) are named after their place in the list, past every hex.
@@ -195,11 +199,12 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     # drawings happens to show (and one forest happens to split on) averages out.
     taught: list[tuple[F64, I64]] = []
     for member in range(learner.members):
-        augmenter = Augmenter(copies=copies, across=tuple(across) or Augmenter().across,
+        augmenter = Augmenter(copies=learner.copies,
+                              across=tuple(across) or Augmenter().across,
                               along=tuple(along) or Augmenter().along, spread=spread,
                               seed=learner.seed + member)
         drawn, labels = described_drawings(examples.patches, examples.labels, keys, frame,
-                                           mask, augmenter, memo)
+                                           mask, augmenter, memo, counts)
         taught.append((scaler.transform(drawn.take(GROUPS)), labels))
     n_classes = len(names)
     probability = _ensemble(taught, x_all, n_classes, learner)
@@ -214,14 +219,29 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     return Reading(tuple(names), probability, x_all)
 
 
-def drawings_per_example(learner: Learner, count: int) -> int:
-    """How many times each of ``count`` examples is drawn again: ``learner.copies``, fewer
-    when that would pass the budget, at least two.
+def drawings_per_example(learner: Learner, labels: I64) -> I64:
+    """How many times each example (of terrain ``labels``) is drawn again.
 
-    >>> drawings_per_example(Learner(), 20), drawings_per_example(Learner(), 300)
-    (30, 5)
+    ``learner.copies``; fewer for the examples of a terrain that has more than
+    ``learner.per_terrain`` of them (about as many drawings of it in all as that many
+    would get), and for all of them when the whole would pass ``learner.budget``; at
+    least two.
+
+    >>> drawings_per_example(Learner(), np.array([0, 0, 0, 1])).tolist()
+    [30, 30, 30, 30]
+    >>> drawings_per_example(Learner(), np.array([0] * 9 + [1] * 3))[[0, -1]].tolist()
+    [10, 30]
+    >>> int(drawings_per_example(Learner(per_terrain=99), np.arange(300) % 3)[0])
+    5
     """
-    return max(2, min(learner.copies, learner.budget // max(count, 1)))
+    labels = np.asarray(labels, np.int64)
+    if not len(labels):
+        return np.zeros(0, np.int64)
+    per_label = np.bincount(labels)[labels]
+    budget = learner.budget // len(labels)
+    each = np.minimum(learner.copies * learner.per_terrain // per_label, budget)
+    out: I64 = np.maximum(2, np.minimum(learner.copies, each)).astype(np.int64)
+    return out
 
 
 def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
