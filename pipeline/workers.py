@@ -1,9 +1,13 @@
-"""Work spread over the machine's cores: an ordered map in worker processes.
+"""Work spread over the machine's cores: an ordered map in worker processes, or in threads.
 
 Counters are painted and encoded, and module pieces resized and encoded, in a
 pool of processes (Pillow and zlib hold the interpreter while they work, so
 threads would not run them side by side). Results come back in input order,
 in chunks, so the caller writes each as it arrives and memory stays bounded.
+
+Array work that lets go of the interpreter while it runs (NumPy's sorts, reductions and
+arithmetic on large arrays, OpenCV's filters) is split into blocks run on threads
+(:func:`map_blocks`): no copies to other processes, and each block's arrays stay small.
 
 Workers are forked where the platform allows and the process runs no other
 thread (nothing to import again, so a pool pays for itself on a few hundred
@@ -16,9 +20,9 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-__all__ = ["cores", "map_in_processes"]
+__all__ = ["cores", "map_blocks", "map_in_processes", "threads_for"]
 
 
 
@@ -32,6 +36,37 @@ def cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def threads_for(jobs: int) -> int:
+    """Threads for ``jobs`` as the options give it: -1 every core, else itself (at least 1).
+
+    >>> threads_for(1), threads_for(0), threads_for(-1) == cores()
+    (1, 1, True)
+    """
+    return cores() if jobs < 0 else max(1, jobs)
+
+
+def map_blocks[Result](fn: Callable[[slice], Result], count: int, block: int, *,
+                       jobs: int = 1) -> list[Result]:
+    """``fn`` over consecutive slices of ``range(count)``, ``block`` long, results in order.
+
+    With ``jobs`` above 1 the blocks run on that many threads, for work that lets go of
+    the interpreter (NumPy, OpenCV); the results are the same whatever ``jobs`` is, as
+    each block is worked alone. At least one block is worked, empty when ``count`` is 0.
+
+    Examples
+    --------
+    >>> map_blocks(lambda s: (s.start, s.stop), 5, 2, jobs=2)
+    [(0, 2), (2, 4), (4, 5)]
+    >>> map_blocks(lambda s: s.stop - s.start, 0, 4)
+    [0]
+    """
+    slices = [slice(s, min(s + block, count)) for s in range(0, max(count, 1), block)]
+    if jobs <= 1 or len(slices) == 1:
+        return [fn(s) for s in slices]
+    with ThreadPoolExecutor(max_workers=min(jobs, len(slices))) as pool:
+        return list(pool.map(fn, slices))
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -51,6 +51,7 @@ from pipeline.digitize.unlined import paint_out_lines
 from pipeline.digitize.vote import Votes, paper_samples, vote_terrain
 from pipeline.errors import DataError, did_you_mean
 from pipeline.hexgrid import Hex
+from pipeline.workers import map_blocks, threads_for
 
 __all__ = [
     "SECONDARY",
@@ -76,6 +77,7 @@ _EVERYWHERE = 0.97  # share of hexes beyond which a terrain is "nearly every hex
 _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
 _LIGHT_BLOCK = 256  # hexes whose light is smoothed at a time
+_BLOCK = 256  # hexes lit and described at a time
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
 _PAPER_CHROMA = 25.0  # and at most this far from grey
 
@@ -190,12 +192,13 @@ class TerrainReader:
         # The hexes as printed, for the area each terrain covers (a road's strip is the
         # ground it is drawn over there), and with the roads and railways painted out,
         # for what the learner sees: a line across a hex is not its terrain.
+        self.jobs = threads_for(learner.jobs)
         self.plain = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
         self.patches = paint_out_lines(self.plain, self.frame, _stroke_colours(legend),
-                                       _inks(legend))
+                                       _inks(legend), jobs=self.jobs)
         lab = lab_patches(self.patches)
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
-        self.descriptors = describe(lab, self.frame, frame_mask)
+        self.descriptors = describe(lab, self.frame, frame_mask, jobs=self.jobs)
         self.colours = _typical_colours(self.patches, frame_mask)
         self.centres = fit.centres(self.hexes)
         self.paper = _paper(image, fit)
@@ -271,11 +274,18 @@ class TerrainReader:
         """The hexes described with each hex's light taken out: the shadow, the glare, the
         yellowing."""
         lit = _divide(examples.patches, gains[_nearest(examples)])
-        descriptors = describe(lab_patches(_divide(self.patches, gains)), self.frame, self.mask)
-        plain = lab_patches(_divide(self.plain, gains))
+
+        def block(s: slice) -> tuple[Descriptors, tuple[F64, F64]]:
+            lab = lab_patches(_divide(self.patches[s], gains[s]))
+            plain = lab_patches(_divide(self.plain[s], gains[s]))
+            return (describe(lab, self.frame, self.mask),
+                    cell_descriptors(plain, self.frame, self.mask))
+
+        # A block of hexes lit, described and cut into cells at a time, on every thread.
+        parts = map_blocks(block, len(self.patches), _BLOCK, jobs=self.jobs)
         self.lights += 1
-        return _Lit(gains, descriptors,
-                    cell_descriptors(plain, self.frame, self.mask),
+        return _Lit(gains, Descriptors.stack([d for d, _ in parts]),
+                    (np.concatenate([c for _, (c, _) in parts]), parts[0][1][1]),
                     light_spread(lit, examples.labels, self.mask))
 
     def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:

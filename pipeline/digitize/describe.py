@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.digitize.patches import HexFrame
+from pipeline.workers import map_blocks
 
 __all__ = ["GROUPS", "Descriptors", "describe"]
 
@@ -59,16 +60,23 @@ class Descriptors:
     values: F64
     groups: dict[str, slice]
 
+    @staticmethod
+    def stack(parts: list[Descriptors]) -> Descriptors:
+        """Descriptors of several sets of hexes (grouped alike), one after the other."""
+        return Descriptors(np.vstack([p.values for p in parts]), parts[0].groups)
+
     def take(self, names: tuple[str, ...]) -> F64:
         """The columns of some groups, side by side."""
         out: F64 = np.hstack([self.values[:, self.groups[g]] for g in names])
         return out
 
 
-def describe(lab: F32, frame: HexFrame, mask: BoolMap) -> Descriptors:
+def describe(lab: F32, frame: HexFrame, mask: BoolMap, *, jobs: int = 1) -> Descriptors:
     """Descriptors of hex patches given in Lab, shape ``(n, size, size, 3)``.
 
-    ``mask`` is the patch pixels that may show terrain (furniture already left out).
+    ``mask`` is the patch pixels that may show terrain (furniture already left out);
+    ``jobs`` threads describe blocks of patches side by side (the same numbers whatever
+    their number).
 
     Examples
     --------
@@ -83,8 +91,8 @@ def describe(lab: F32, frame: HexFrame, mask: BoolMap) -> Descriptors:
     centre = mask & frame.within(_CENTRE)
     if not centre.any():
         centre = frame.within(_CENTRE)
-    blocks = [_block(lab[s:s + _BLOCK], frame, interior, centre)
-              for s in range(0, max(len(lab), 1), _BLOCK)]
+    blocks = map_blocks(lambda s: _block(lab[s], frame, interior, centre), len(lab), _BLOCK,
+                        jobs=jobs)
     groups, start = {}, 0
     for name in GROUPS:
         width = blocks[0][name].shape[1]

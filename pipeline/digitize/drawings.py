@@ -60,13 +60,13 @@ class DrawingMemo:
 
 def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mask: BoolMap,
                        augmenter: Augmenter, memo: DrawingMemo | None = None,
-                       counts: I64 | None = None) -> tuple[Descriptors, I64]:
+                       counts: I64 | None = None, jobs: int = 1) -> tuple[Descriptors, I64]:
     """Descriptors of the examples and their drawings, with labels, in :func:`augment`'s order.
 
     ``counts`` is how many of its copies each example is drawn with (at most
     ``augmenter.copies``, all of them by default): the first ones, the same drawings
     whatever the count. What ``memo`` holds is not drawn again; what is drawn is added to
-    it.
+    it. ``jobs`` threads describe the drawings.
 
     Examples
     --------
@@ -105,7 +105,7 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
         drawn = np.stack([patches[i] if copy < 0 else
                           draw(patches, labels, keys, i, copy, int(others[i, copy]), frame,
                                augmenter) for _, i, copy in missing])
-        described = describe(lab_patches(drawn), frame, mask)
+        described = describe(lab_patches(drawn), frame, mask, jobs=jobs)
         groups = described.groups
         memo.put([wanted[r] for r, _, _ in missing], described.values, groups)
         for k, (r, _, _) in enumerate(missing):

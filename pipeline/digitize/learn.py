@@ -17,7 +17,6 @@ The way ilastik or QGIS's semi-automatic classification learn from a few labelle
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from pipeline.digitize.augment import RGB, Augmenter, light_spread
 from pipeline.digitize.describe import GROUPS, Descriptors
 from pipeline.digitize.drawings import DrawingMemo, described_drawings
 from pipeline.digitize.patches import HexFrame
+from pipeline.workers import threads_for
 
 __all__ = ["Examples", "Learner", "Reading", "drawings_per_example", "learn_terrain", "suggest"]
 
@@ -204,7 +204,8 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                               along=tuple(along) or Augmenter().along, spread=spread,
                               seed=learner.seed + member)
         drawn, labels = described_drawings(examples.patches, examples.labels, keys, frame,
-                                           mask, augmenter, memo, counts)
+                                           mask, augmenter, memo, counts,
+                                           threads_for(learner.jobs))
         taught.append((scaler.transform(drawn.take(GROUPS)), labels))
     n_classes = len(names)
     probability = _ensemble(taught, x_all, n_classes, learner)
@@ -254,7 +255,7 @@ def _ensemble(taught: Sequence[tuple[F64, I64]], x_all: F64, n_classes: int,
     label in the studio about a third of a second.
     """
     trees = max(10, learner.trees // len(taught))
-    cores = (os.cpu_count() or 1) if learner.jobs < 0 else max(1, learner.jobs)
+    cores = threads_for(learner.jobs)
     inner = max(1, cores // len(taught))
     with ThreadPoolExecutor(max_workers=min(len(taught), cores)) as pool:
         parts = list(pool.map(lambda k: _fit_predict(*taught[k], x_all, n_classes, learner,

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from pipeline.digitize.learn import Reading
 from pipeline.digitize.patches import HexFrame
+from pipeline.workers import map_blocks
 
 __all__ = ["area_shares", "cell_descriptors"]
 
@@ -32,15 +33,25 @@ _SURE = 0.8
 _TRUST = (1.0, 0.5, 0.25, 0.12, 0.06, 0.03, 0.0)  # cell evidence weights tried, strongest first
 _AGREE = 0.95  # share of sure hexes' cells that must come out as their hex's terrain
 _PRIOR_FLOOR = 0.02
+_BLOCK = 256  # hexes described at a time
 
 
-def cell_descriptors(lab: F32, frame: HexFrame, mask: BoolMap) -> tuple[F64, F64]:
+def cell_descriptors(lab: F32, frame: HexFrame, mask: BoolMap, *, jobs: int = 1
+                     ) -> tuple[F64, F64]:
     """Each hex's seven cells described, ``(n, 7, d)``, and each cell's share of the hex.
 
     A cell is described by its L*a*b* quartiles, its ink share (darker than the hex's own
-    paper-like quartile) and its gradient energy.
+    paper-like quartile) and its gradient energy. ``jobs`` threads describe blocks of hexes
+    side by side.
     """
     cells = frame.cells()
+    parts = map_blocks(lambda s: _cells(lab[s], cells, mask), len(lab), _BLOCK, jobs=jobs)
+    areas = np.array([float((cells == k).sum()) for k in range(7)])
+    return np.concatenate(parts), areas / areas.sum()
+
+
+def _cells(lab: F32, cells: NDArray[np.int64], mask: BoolMap) -> F64:
+    """:func:`cell_descriptors` of one block of hexes."""
     light = lab[..., 0]
     paper = np.quantile(light[:, mask & (cells >= 0)], 0.75, axis=1)[:, None]
     gx = np.zeros_like(light)
@@ -48,7 +59,7 @@ def cell_descriptors(lab: F32, frame: HexFrame, mask: BoolMap) -> tuple[F64, F64
     gx[:, :, 1:-1] = light[:, :, 2:] - light[:, :, :-2]
     gy[:, 1:-1, :] = light[:, 2:, :] - light[:, :-2, :]
     grad = np.hypot(gx, gy)
-    parts, areas = [], []
+    parts = []
     for k in range(7):
         where = mask & (cells == k)
         if not where.any():
@@ -58,9 +69,8 @@ def cell_descriptors(lab: F32, frame: HexFrame, mask: BoolMap) -> tuple[F64, F64
         ink = ((paper - light[:, where]) > 12).mean(axis=1)
         parts.append(np.concatenate([np.transpose(q, (1, 0, 2)).reshape(len(lab), -1),
                                      ink[:, None], grad[:, where].mean(axis=1)[:, None]], axis=1))
-        areas.append(float((cells == k).sum()))
-    area = np.array(areas) / sum(areas)
-    return np.stack(parts, axis=1).astype(np.float64), area
+    out: F64 = np.stack(parts, axis=1).astype(np.float64)
+    return out
 
 
 def area_shares(cells: F64, area: F64, reading: Reading) -> F64:

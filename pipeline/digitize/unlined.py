@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from pipeline.digitize.patches import HexFrame, lab_patches
+from pipeline.workers import map_blocks
 
 __all__ = ["paint_out_lines", "stroke_mask"]
 
@@ -45,10 +46,11 @@ _OWN_INK = 20.0  # Lab distance: an ink this near the line's colour is the line'
 _THROUGH = 0.35  # a road or railway runs to the hex's centre: some pixel this near it
 _REACH = 0.75  # and out toward a hexside: some pixel this far out
 _BLOCK = 256  # patches looked through at a time
+_GROW = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
-                ink: Sequence[RGB] = ()) -> BoolMap:
+                ink: Sequence[RGB] = (), *, jobs: int = 1) -> BoolMap:
     """Patch pixels on long thin strokes of any of ``colours`` (shape ``(n, size, size)``).
 
     A stroke's pixels are nearer its colour than the hex's median and than the ``ink``
@@ -66,14 +68,12 @@ def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
     (True, False)
     """
     n, size = len(patches), frame.size
-    out = np.zeros((n, size, size), bool)
     if n == 0 or not colours:
-        return out
-    # A few hundred patches at a time: each colour's distances are then a few megabytes,
-    # in cache and used again, not hundreds asked for anew on a large map.
-    for s in range(0, n, _BLOCK):
-        out[s:s + _BLOCK] = _strokes(patches[s:s + _BLOCK], frame, colours, ink)
-    return out
+        return np.zeros((n, size, size), bool)
+    # A few hundred patches at a time (on ``jobs`` threads): each colour's distances are
+    # then a few megabytes, in cache and used again, not hundreds asked for anew.
+    return np.concatenate(map_blocks(lambda s: _strokes(patches[s], frame, colours, ink), n,
+                                     _BLOCK, jobs=jobs))
 
 
 def _strokes(patches: U8, frame: HexFrame, colours: Sequence[RGB], ink: Sequence[RGB]
@@ -99,10 +99,11 @@ def _strokes(patches: U8, frame: HexFrame, colours: Sequence[RGB], ink: Sequence
 
 
 def paint_out_lines(patches: U8, frame: HexFrame, colours: Sequence[RGB],
-                    ink: Sequence[RGB] = ()) -> U8:
+                    ink: Sequence[RGB] = (), *, jobs: int = 1) -> U8:
     """``patches`` with the long thin strokes of ``colours`` filled from around them.
 
-    ``ink`` is as for :func:`stroke_mask`.
+    ``ink`` is as for :func:`stroke_mask`; ``jobs`` threads work blocks of patches side
+    by side (the same pixels whatever their number).
 
     Patches without such a stroke are returned as they are (the same pixels); the input
     is not changed.
@@ -118,15 +119,20 @@ def paint_out_lines(patches: U8, frame: HexFrame, colours: Sequence[RGB],
     >>> int(gap.max()) <= 3  # the road's place now holds (nearly) the green
     True
     """
-    mask = stroke_mask(patches, frame, colours, ink)
     out = patches.copy()
-    grow = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
-    for i in np.nonzero(mask.any(axis=(1, 2)))[0]:
-        # One pixel more each side: the stroke's anti-aliased edge is neither line nor
-        # ground and would otherwise be spread into the hole.
-        hole = cv2.dilate(mask[i].astype(np.uint8), grow)
-        out[i] = cv2.inpaint(np.ascontiguousarray(patches[i]), hole, _INPAINT_RADIUS,
-                             cv2.INPAINT_TELEA)
+    if not len(patches) or not colours:
+        return out
+
+    def paint(s: slice) -> None:
+        mask = _strokes(patches[s], frame, colours, ink)
+        for i in np.nonzero(mask.any(axis=(1, 2)))[0]:
+            # One pixel more each side: the stroke's anti-aliased edge is neither line nor
+            # ground and would otherwise be spread into the hole.
+            hole = cv2.dilate(mask[i].astype(np.uint8), _GROW)
+            out[s.start + i] = cv2.inpaint(np.ascontiguousarray(patches[s.start + i]), hole,
+                                           _INPAINT_RADIUS, cv2.INPAINT_TELEA)
+
+    map_blocks(paint, len(patches), _BLOCK, jobs=jobs)
     return out
 
 

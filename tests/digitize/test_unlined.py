@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from bench.foreign import foreign_folder, image_of, load_setup, truth_fit, truth_of
-from pipeline.digitize import legend_from_data
+from pipeline.digitize import Legend, legend_from_data
 from pipeline.digitize.classify import _stroke_colours
 from pipeline.digitize.gridfile import grid_from_data
 from pipeline.digitize.patches import HexFrame, hex_patches, image_scale, lab_patches, reduce
 from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.unlined import paint_out_lines, stroke_mask
-from pipeline.hexgrid import Orientation
+from pipeline.hexgrid import HexGrid, Orientation
 from tests.needs import missing
 
 FRAME = HexFrame(Orientation.FLAT, 32)
@@ -100,9 +100,9 @@ def test_the_input_is_not_changed():
     assert np.array_equal(road, kept) and not np.array_equal(clean, road)
 
 
-def _bench_rates(name: str) -> tuple[float, float]:
-    """On a bench map: the share of the hexes a road or railway crosses (by the truth's
-    hexsides) where a stroke is found, and the share of the other hexes where one is."""
+def bench_patches(name: str) -> tuple[np.ndarray, HexFrame, Legend, HexGrid, dict[str, Any]]:
+    """A foreign bench map's hex patches on the truth's grid, its frame, legend, grid and
+    truth."""
     folder = foreign_folder()
     if folder is None:
         missing("the foreign bench (../shared/bench/foreign or $BOCAGE_FOREIGN)")
@@ -111,8 +111,17 @@ def _bench_rates(name: str) -> tuple[float, float]:
     legend = legend_from_data(setup["legend"], name)
     fit = truth_fit(truth, grid, image_of(folder, name))
     image = load_scan(image_of(folder, name))
-    frame, hexes = HexFrame(grid.orientation), grid.hexes()
-    patches = hex_patches(image, fit, hexes, frame, reduce(image, image_scale(fit, frame.size)))
+    frame = HexFrame(grid.orientation)
+    patches = hex_patches(image, fit, grid.hexes(), frame,
+                          reduce(image, image_scale(fit, frame.size)))
+    return patches, frame, legend, grid, truth
+
+
+def _bench_rates(name: str) -> tuple[float, float]:
+    """On a bench map: the share of the hexes a road or railway crosses (by the truth's
+    hexsides) where a stroke is found, and the share of the other hexes where one is."""
+    patches, frame, legend, grid, truth = bench_patches(name)
+    hexes = grid.hexes()
     found = stroke_mask(patches, frame, _stroke_colours(legend),
                         (legend.ink, (20, 20, 20))).any(axis=(1, 2))
     lines = {f for f, k in legend.features.items() if k.kind == "across" and k.shape == "line"}
@@ -131,3 +140,14 @@ def test_strokes_are_found_where_the_truth_has_roads(name: str):
     # hexes, at most 2.2% of the others (a coast or a contour drawn like a road).
     assert on >= 0.6, on
     assert off <= 0.04, off
+
+
+def test_threads_paint_out_the_same_pixels():
+    # 704 hexes: three blocks, worked on two threads, give what one thread gives.
+    patches, frame, legend, _, _ = bench_patches("halftone")
+    colours, ink = _stroke_colours(legend), (legend.ink, (20, 20, 20))
+    one = paint_out_lines(patches, frame, colours, ink, jobs=1)
+    assert not np.array_equal(one, patches)  # there are roads to paint out
+    assert np.array_equal(paint_out_lines(patches, frame, colours, ink, jobs=2), one)
+    assert np.array_equal(stroke_mask(patches, frame, colours, ink, jobs=2),
+                          stroke_mask(patches, frame, colours, ink))
