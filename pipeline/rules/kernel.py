@@ -34,7 +34,7 @@ of the units it overruns where the profile says so.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -140,6 +140,11 @@ class _Table:
     costs: dict[Hex, dict[Hex, float | Verdict]] | None  # each step's cost, by the hex left
     own_costs: bool                  # the system prices steps its own way (step_cost)
 
+
+# The hooks whose answers, as the kernel gives them, depend on a step's hexes and what the
+# mover remembers alone (Kernel.step_memo).
+_STEP_HOOKS = ("steps", "stepper", "enter", "end", "end_checks", "end_refusals", "carried",
+               "entry_cost", "one_hex_allowed", "ezoc_to_ezoc")
 
 # A question's movers' ids, its Mover, step table, remembered hexes, the hexes where a lone
 # mover's end needs a look and the refusals among them known before it (lone_refusals).
@@ -757,6 +762,28 @@ class Kernel(System):
 
         return steps
 
+    def step_memo(self, engine: Engine, query: MoveQuery
+                  ) -> tuple[dict[tuple[object, ...], object], tuple[object, ...],
+                             Container[Hex]] | None:
+        """Where this kind of mover's step table is kept (:meth:`_step_table`), its key and
+        the hexes it may not enter (:meth:`barred`, refused first by :meth:`enter`); ``None``
+        for a move limited in hexes or to one hex (a step's answer depends on the steps
+        before) and for a system with its own :meth:`steps`, :meth:`enter`, :meth:`end`,
+        :meth:`carried`, :meth:`entry_cost`, :meth:`one_hex_allowed` or
+        :meth:`ezoc_to_ezoc`. The hooks :meth:`enter` asks that a system may replace
+        (:meth:`may_enter_ezoc`, :meth:`step_cost`, :meth:`remember`...) answer from the
+        step alone: the hexes and what the mover remembers."""
+        cls = type(self)
+        if any(getattr(cls, hook) is not getattr(Kernel, hook) for hook in _STEP_HOOKS):
+            return None
+        mover = self._asking(engine, query)[1]
+        if mover.all_special or mover.hop is not None:
+            return None
+        own_costs = cls.step_cost is not Kernel.step_cost
+        memo = (engine.memo if own_costs or mover.kind[-1]
+                else engine.situation.position_memo)
+        return memo, (self.name, *mover.kind), mover.barred
+
     def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says. What each step from
         ``here`` costs depends only on the map, the chart and the profile: remembered per
@@ -871,6 +898,16 @@ class Kernel(System):
         if last is None or last[0] is not query.ids:
             last = self._asking(engine, query)
         return last[4]
+
+    def end_refusals(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict] | None:
+        """A lone mover's refusals where stacking is the plain count
+        (:func:`~pipeline.rules.stacking.lone_refusals`): :meth:`end` gives them."""
+        if len(query.movers) != 1:
+            return None
+        last: _Asking | None = engine.asking  # type: ignore[assignment]
+        if last is None or last[0] is not query.ids:
+            last = self._asking(engine, query)
+        return last[5]
 
     @staticmethod
     def _left_and_stacked(engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:

@@ -101,26 +101,39 @@ class Move(NamedTuple):
                     self.one_hex if one_hex is None else one_hex, self.steps + 1, self)
 
 
+# The full search's answer: the final state of each reachable hex, and what words the
+# refusals of the hexes it did not reach.
+Searched = tuple[dict[Hex, Move], Callable[[], dict[Hex, Verdict]]]
+
+
 @dataclass(frozen=True)
 class Reach:
     """The answer to "where can this unit go?".
 
-    ``ends`` holds the final movement state of each reachable hex; the paths
-    are walked back from them only when asked, and the refusals (why each hex
-    next to the reached ones is not) are worded when first read: most questions
-    never look.
+    ``costs`` holds the cheapest MP to each reachable hex. The search that keeps every
+    state's way there and what refused each hex beside runs when ``ends``, ``paths`` or
+    ``refused`` is first read, and the refusals are worded then too: most questions never
+    look (:mod:`pipeline.rules.cheapest`).
     """
 
     start: Hex
     costs: dict[Hex, float | str]
-    ends: dict[Hex, Move]
-    #: Words the refusals when first read (:attr:`refused`).
-    name_refusals: Callable[[], dict[Hex, Verdict]] = field(repr=False, compare=False)
+    #: Runs the full search (:attr:`ends` and :attr:`refused` when first read).
+    search: Callable[[], Searched] = field(repr=False, compare=False)
+
+    @cached_property
+    def _searched(self) -> Searched:
+        return self.search()
+
+    @cached_property
+    def ends(self) -> dict[Hex, Move]:
+        """The final movement state of each reachable hex (its way back to the start)."""
+        return self._searched[0]
 
     @cached_property
     def refused(self) -> dict[Hex, Verdict]:
         """Why each unreached hex the search looked at is not reachable."""
-        return self.name_refusals()
+        return self._searched[1]()
 
     @cached_property
     def paths(self) -> dict[Hex, list[Hex]]:
@@ -152,14 +165,32 @@ class PathCheck:
 
 
 def reachable(engine: Engine, query: MoveQuery) -> Reach:
-    """Every hex the mover can legally end in, with the minimum MP and one cheapest path."""
+    """Every hex the mover can legally end in, with the minimum MP and one cheapest path.
+
+    The MP come from :func:`~pipeline.rules.cheapest.cheapest_costs` where the system's
+    steps allow it, the paths and refusals from :func:`_search` when first read (the same
+    states, so the same answers: ``tests/rules/test_cheapest.py``)."""
+    # Imported here: that module builds on this one's states.
+    from pipeline.rules.cheapest import cheapest_costs
+
     system, start_hex = engine.system, query.unit.hex
     assert start_hex is not None
     first = system.start(engine, query)
     if isinstance(first, Verdict):
         refusal = first
-        return Reach(start_hex, {}, {},
-                     lambda: {n: refusal for n in engine.grid.neighbours(start_hex)})
+        return Reach(start_hex, {}, lambda: (
+            {}, lambda: {n: refusal for n in engine.grid.neighbours(start_hex)}))
+    costs = cheapest_costs(engine, query, first)
+    if costs is None:
+        best, named = _searched(engine, query, first)
+        return Reach(start_hex, _costs(best), lambda: (best, named))
+    return Reach(start_hex, costs, lambda: _searched(engine, query, first))
+
+
+def _searched(engine: Engine, query: MoveQuery, first: Move) -> Searched:
+    """The full search from ``first``: the best final state of every hex the mover may end
+    in, and the refusals of the others, worded when called."""
+    system, start_hex = engine.system, first.hex
     # A refusal for want of MP is named only if the hex is not reached another way: the
     # search keeps the move it was refused from (and the step's cost in ``short``).
     refused: dict[Hex, Verdict | Move] = {}
@@ -190,11 +221,13 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
         known = best.get(h)
         if known is None or _better(move, known):
             best[h] = move
-    costs: dict[Hex, float | str] = {
-        h: ONE_HEX if m.one_hex else int(s) if (s := m.spent) == int(s) else s
-        for h, m in best.items()}  # _number, inlined
-    return Reach(start_hex, costs, best,
-                 lambda: _named(engine, query, refused, short, best, start_hex))
+    return best, lambda: _named(engine, query, refused, short, best, start_hex)
+
+
+def _costs(best: dict[Hex, Move]) -> dict[Hex, float | str]:
+    """The MP of each hex's final state (``"one_hex"`` for a move by that allowance)."""
+    return {h: ONE_HEX if m.one_hex else int(s) if (s := m.spent) == int(s) else s
+            for h, m in best.items()}
 
 
 def _named(engine: Engine, query: MoveQuery, refused: dict[Hex, Verdict | Move],

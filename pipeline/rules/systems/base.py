@@ -10,7 +10,7 @@ profile's) and reads the profile keys it declares in :attr:`System.reads`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -112,6 +112,16 @@ class System:
         assert isinstance(table, dict)
         return table
 
+    def step_memo(self, engine: Engine, query: MoveQuery
+                  ) -> tuple[dict[tuple[object, ...], object], tuple[object, ...],
+                             Container[Hex]] | None:
+        """Where a search that counts the MP alone (:mod:`pipeline.rules.cheapest`) may
+        keep this question's mover's plain steps, the key of its kind of mover, and the
+        hexes :meth:`enter` refuses it whatever its state; ``None`` (the default) when a
+        step after the first depends on more than the hexes and what the mover remembers
+        (its MP or its steps so far, a die), and every question takes the full search."""
+        return None
+
     def carried(self, memory: frozenset[str]) -> frozenset[str]:
         """What a plain step keeps of the mover's memory (default: all of it).
 
@@ -134,6 +144,12 @@ class System:
         """The hexes where :meth:`end` may refuse a state that remembers nothing, or
         ``None`` for every hex: the search asks :meth:`end` of the others only when they
         remember something (the default asks everywhere)."""
+        return None
+
+    def end_refusals(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict] | None:
+        """What :meth:`end` answers a state that remembers nothing where it refuses it,
+        known before the search (away from the mover's own hex), or ``None``: the search
+        then asks :meth:`end` (the default)."""
         return None
 
     # -- zones of control ----------------------------------------------------------
