@@ -121,11 +121,13 @@ def check_file(path: str | Path) -> Checked:
 def _summary(doc: Document) -> tuple[str, dict[str, int]]:
     if isinstance(doc, MapData):
         total = sum(g.cols * g.rows - len(g.exclude) for g in doc.grids().values())
+        # A digitized map's entries that only say how sure a line is not there carry none.
+        lined = sum(bool(s.features) for s in doc.hexsides)
         counts = {"boards": len(doc.boards), "hexes": total, "hexes_listed": len(doc.hexes),
-                  "hexsides": len(doc.hexsides), "locations": len(doc.locations)}
+                  "hexsides": lined, "locations": len(doc.locations)}
         tag = ", illustrative" if doc.illustrative else ""
         return (f"{counts['boards']} board(s), {total} hexes ({len(doc.hexes)} listed),"
-                f" {len(doc.hexsides)} hexsides, {len(doc.locations)} locations{tag}"), counts
+                f" {lined} hexsides, {len(doc.locations)} locations{tag}"), counts
     if isinstance(doc, RulesProfile):
         rules = [*doc.terrain.values(), *doc.hexsides.values()]
         unknown = sum(cost_is_unknown(r.move) for r in rules)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
 from pipeline.errors import GridError, did_you_mean
 from pipeline.hexgrid import (
@@ -161,6 +161,11 @@ class HexsideFeatureType(Model):
 
     kind: Literal["along", "across"]
     color: Color | None = None
+    absent: Fraction | None = Field(
+        None, description="how sure a reading is that a hexside carries none of this line"
+        " where the map lists neither the line nor an `absent` value for it there: the"
+        " hexside showed no trace of its colour (digitized maps)"
+    )
     note: Note = ""
 
 
@@ -193,12 +198,26 @@ class HexEntry(Model):
 class HexsideEntry(Model):
     """Features on one hexside: ``{"hexes": [a, b]}``, or ``{"hex", "direction"}`` at the edge."""
 
+    # A digitized map may say only how sure it is that lines are not there.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [
+        {"properties": {"features": {"minItems": 1}}},
+        {"required": ["absent"], "properties": {"absent": {"type": "object"}}}]})
+
     hexes: list[str] | None = Field(None, min_length=2, max_length=2)
     hex: str | None = None
     direction: str | None = None
-    features: list[str] = Field(min_length=1)
+    features: list[str] = Field(
+        description="the features on the hexside (at least one, unless the entry gives"
+        " `absent`)"
+    )
     confidence: dict[str, Fraction] | None = Field(
         None, description="how sure the digitizer's reading of each feature is (digitized maps)"
+    )
+    absent: dict[str, Fraction] | None = Field(
+        None, description="how sure the digitizer's reading is that each line named is not on"
+        " this hexside, where it saw a trace of the line's colour (0.5: the ground would hide"
+        " the line); a line neither listed nor named here has its vocabulary entry's `absent`"
+        " (digitized maps)"
     )
     provenance: Literal["read", "labelled", "corrected"] | None = Field(
         None, description="who says so, as for a hex"
@@ -207,6 +226,8 @@ class HexsideEntry(Model):
 
     @model_validator(mode="after")
     def _one_form(self) -> Self:
+        if not self.features and not self.absent:
+            raise Invalid(("features",), "a hexside entry lists at least one feature")
         edge_form = self.hex is not None or self.direction is not None
         if self.hexes is not None and edge_form:
             raise Invalid((), 'give either "hexes": [a, b] or "hex" + "direction", not both')
@@ -417,6 +438,12 @@ class MapData(Model):
             if name not in side.features:
                 raise Invalid((*where, "confidence", name), f"confidence for '{name}', which this"
                               f" hexside does not list (its features: {', '.join(side.features)})")
+        for name in side.absent or {}:
+            if name not in self.hexside_features:
+                raise Invalid((*where, "absent", name), self._unknown("hexside feature", name))
+            if name in side.features:
+                raise Invalid((*where, "absent", name), f"'{name}' is listed on this hexside:"
+                              " a reading of its absence here contradicts it")
 
     def _require_hex(self, where: tuple[str | int, ...], hex_id: str) -> tuple[_BoardGrid, Hex]:
         for board in self._boards:

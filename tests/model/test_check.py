@@ -46,6 +46,14 @@ def test_summaries_say_what_is_in_the_file():
         "turn 2, movement, allied to act: 10 units (7 on the map), 3 markers")
 
 
+def test_hexsides_that_only_say_a_line_is_absent_are_not_counted(tmp_path):
+    doc = sample(DEMO_MAP)
+    doc["hexsides"].append({"hexes": ["0505", "0506"], "features": [], "absent": {"road": 0.4}})
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert check_file(path).counts["hexsides"] == 120
+
+
 def test_csv_kind_comes_from_the_header(tmp_path):
     path = tmp_path / "anything.csv"
     path.write_text("id,kind,value,count\nm,other,+1,2\n", encoding="utf-8")

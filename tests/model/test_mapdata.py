@@ -225,6 +225,39 @@ def test_hexside_needs_exactly_one_form():
                            " (a map-edge hexside needs both)")
 
 
+def test_a_digitized_hexside_may_say_only_how_sure_a_line_is_not_there():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexside_features"]["road"]["absent"] = 0.93
+        doc["hexsides"].append({"hexes": ["0505", "0506"], "features": [],
+                                "absent": {"road": 0.42, "river": 0.5}})
+        doc["hexsides"][0]["absent"] = {"river": 0.15}
+    doc = load_edit(edit)
+    assert doc.hexside_features["road"].absent == 0.93
+    assert doc.hexsides[-1].features == [] and doc.hexsides[-1].absent == {"road": 0.42,
+                                                                           "river": 0.5}
+    assert doc.hexsides[0].absent == {"river": 0.15}
+    assert doc.used_hexside_features() == set(load_map(DEMO_MAP).used_hexside_features())
+
+
+def test_a_hexside_entry_without_features_or_absent_readings_is_refused():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexsides"][0]["features"] = []
+    assert fails(edit) == ("maps/demo/map.json: hexsides[0].features: a hexside entry lists at"
+                           " least one feature")
+
+
+def test_absent_readings_name_known_lines_not_listed_on_the_hexside():
+    def unknown(doc: dict[str, Any]) -> None:
+        doc["hexsides"][0]["absent"] = {"raod": 0.9}
+    assert fails(unknown) == ("maps/demo/map.json: hexsides[0].absent.raod: unknown hexside"
+                              " feature 'raod' (did you mean 'road'?)")
+
+    def listed(doc: dict[str, Any]) -> None:
+        doc["hexsides"][0]["absent"] = {"road": 0.9}
+    assert fails(listed) == ("maps/demo/map.json: hexsides[0].absent.road: 'road' is listed on"
+                             " this hexside: a reading of its absence here contradicts it")
+
+
 def test_duplicate_hexsides_load_the_validator_lints_them():
     doc = load_edit(lambda d: d["hexsides"].append(dict(d["hexsides"][0])))
     assert doc.hexsides[-1].key() == doc.hexsides[0].key()

@@ -93,6 +93,10 @@ def test_demo_manifest_rows_conform_to_their_schema():
     ("rules", DEMO_RULES, lambda d: d["terrain"].update(Woods=d["terrain"]["woods"]),
      "does not match ^[a-z][a-z0-9_]*$"),
     ("scenario", DEMO_SCENARIO, lambda d: d.pop("first_turn"), "missing 'first_turn'"),
+    # A hexside entry lists a feature, or (a digitized map) how sure a line is not there.
+    ("map", DEMO_MAP, lambda d: d["hexsides"][0].update(features=[]), "matches none of anyOf"),
+    ("map", DEMO_MAP, lambda d: d["hexsides"][0].update(features=[], absent={"road": 0.4}),
+     None),
 ])
 def test_schemas_refuse_what_the_models_refuse(kind, path, edit, needle):
     doc: dict[str, Any] = sample(path)
