@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -198,7 +199,6 @@ class TerrainReader:
                                        _inks(legend), jobs=self.jobs)
         lab = lab_patches(self.patches)
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
-        self.descriptors = describe(lab, self.frame, frame_mask, jobs=self.jobs)
         self.colours = _typical_colours(self.patches, frame_mask)
         self.centres = fit.centres(self.hexes)
         self.paper = _paper(image, fit)
@@ -212,6 +212,11 @@ class TerrainReader:
         self.lights = 0  # lights read under (a light measured again may be kept)
         self.light_moved = 0.0  # how far the light last measured again had moved
         self.drawings = DrawingMemo()
+
+    @cached_property
+    def descriptors(self) -> Descriptors:
+        """The hexes described as the scan shows them, for a first reading of the light."""
+        return describe(lab_patches(self.patches), self.frame, self.mask, jobs=self.jobs)
 
     def read(self, teaching: Teaching | None = None, *, warn: Warn | None = None
              ) -> Classification:
@@ -245,16 +250,16 @@ class TerrainReader:
         return Classification(terrain, light, reading, self.hexes)
 
     def _light(self, examples: Examples) -> _Lit:
-        """The light to read under: measured on a first, quick reading, then on the last
-        read's reading, and kept if it moved less than ``light_tolerance`` (:class:`_Lit`)."""
+        """The light to read under: measured on a first, quick reading (the colour votes,
+        where the legend prints every terrain's colour), then on the last read's reading, and kept if it moved less than ``light_tolerance`` (:class:`_Lit`)."""
         lit = self._lit
         self.light_checks += 1
         if lit is None or self._last is None:
             return self._lit_by(self._first_gains(examples), examples)
         # What the last read found is a better reading to measure the light on than a first,
         # quick one; where the light has not moved, what was drawn under it still holds.
-        gains = _hex_gains(self.colours, self.centres, self._last, self.fit.hex_width,
-                           self.paper)
+        gains = _hex_gains(self.colours, self.centres, self._last.main,
+                           self._last.confidence, self.fit.hex_width, self.paper)
         self.light_moved = float(np.abs(np.log(gains / lit.gains)).max())
         if self.light_moved <= self.light_tolerance:
             return lit
@@ -262,13 +267,26 @@ class TerrainReader:
 
     def _first_gains(self, examples: Examples) -> F64:
         """Each hex's light, from a first reading of the hexes as the scan shows them."""
+        if not self.legend.unsampled():
+            # Every terrain's printed colour is known: the colour votes are that reading
+            # (each hex named by the colour most of its pixels show), with no learner.
+            votes, _ = self._vote()
+            return _hex_gains(self.colours, self.centres, votes.main, votes.confidence,
+                              self.fit.hex_width, self.paper)
         # The first reading only measures each hex's light: one member and no
         # self-training see enough for that, at a third of the work.
         first = replace(self.learner, rounds=0, members=1)
         reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
                                 across=self.lines["across"], along=self.lines["along"],
                                 learner=first, memo=self.drawings)
-        return _hex_gains(self.colours, self.centres, reading, self.fit.hex_width, self.paper)
+        return _hex_gains(self.colours, self.centres, reading.main, reading.confidence,
+                          self.fit.hex_width, self.paper)
+
+    def _vote(self) -> tuple[Votes, Light]:
+        """The hexes read by the legend's printed colours (once a scan), and the light."""
+        if self._votes is None:
+            self._votes = vote_terrain(self.image, self.fit, self.legend)
+        return self._votes
 
     def _lit_by(self, gains: F64, examples: Examples) -> _Lit:
         """The hexes described with each hex's light taken out: the shadow, the glare, the
@@ -302,9 +320,7 @@ class TerrainReader:
         if not wanted:
             return Examples(np.zeros((0,) + self.patches.shape[1:], np.uint8),
                             np.zeros(0, np.int64), np.zeros(0, np.int64)), None, None
-        if self._votes is None:
-            self._votes = vote_terrain(self.image, self.fit, legend)
-        votes, light = self._votes
+        votes, light = self._vote()
         taken: list[int] = []
         labels: list[int] = []
         for i in wanted:
@@ -439,7 +455,7 @@ def _paper(image: U8, fit: GridFit) -> tuple[F64, F64]:
     return np.stack([px, py], axis=-1)[light], colours[light]
 
 
-def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
+def _hex_gains(colours: F64, centres: F64, main: I64, conf: F64, hex_width: float,
                paper: tuple[F64, F64]) -> F64:
     """Each hex's light, ``(n, 3)``: how its surely read neighbours differ from their terrain.
 
@@ -449,7 +465,6 @@ def _hex_gains(colours: F64, centres: F64, reading: Reading, hex_width: float,
     Terrains are compared only with themselves, so a wood next to a field changes nothing;
     a shadow, a glare or a yellowed corner does.
     """
-    main, conf = reading.main, reading.confidence
     sure = conf >= _LIGHT_SURE
     n = len(colours)
     paper_xy, paper_rgb = paper
