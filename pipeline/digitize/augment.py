@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from pipeline.digitize.patches import HexFrame
 
-__all__ = ["Augmenter", "augment", "draw", "light_spread", "plan"]
+__all__ = ["Augmenter", "augment", "draw", "light_spread", "plan", "planned"]
 
 U8 = NDArray[np.uint8]
 I64 = NDArray[np.int64]
@@ -83,12 +83,12 @@ def augment(patches: U8, labels: I64, frame: HexFrame, augmenter: Augmenter,
     ((8, 16, 16, 3), [0, 0, 0, 0, 1, 1, 1, 1])
     """
     keys = np.arange(len(labels)) if keys is None else keys
-    others = plan(labels, keys, augmenter)
+    others, rngs = planned(labels, keys, augmenter)
     out, lab = [], []
     for i, (patch, label) in enumerate(zip(patches, labels, strict=True)):
         out.append(patch)
-        out += [draw(patches, labels, keys, i, copy, int(others[i, copy]), frame, augmenter)
-                for copy in range(augmenter.copies)]
+        out += [draw(patches, labels, keys, i, copy, int(others[i, copy]), frame, augmenter,
+                     rngs[i, copy]) for copy in range(augmenter.copies)]
         lab += [int(label)] * (augmenter.copies + 1)
     return np.stack(out), np.array(lab, np.int64)
 
@@ -108,28 +108,46 @@ def plan(labels: I64, keys: I64, augmenter: Augmenter, counts: I64 | None = None
     >>> plan(np.array([0, 1]), np.array([5, 9]), Augmenter(copies=4), np.array([2, 4])).tolist()
     [[-1, 1, -1, -1], [0, -1, 0, -1]]
     """
+    return planned(labels, keys, augmenter, counts)[0]
+
+
+def planned(labels: I64, keys: I64, augmenter: Augmenter, counts: I64 | None = None
+          ) -> tuple[I64, dict[tuple[int, int], np.random.Generator]]:
+    """:func:`plan`, and each planned copy's generator as the plan leaves it, for :func:`draw`
+    (a generator is made once a copy, not again to draw it).
+
+    >>> others, rngs = planned(np.array([0, 1]), np.array([5, 9]), Augmenter(copies=2))
+    >>> others.tolist(), sorted(rngs)
+    ([[-1, 1], [0, -1]], [(0, 0), (0, 1), (1, 0), (1, 1)])
+    """
     places = np.array([_place(augmenter, int(k), int(c)) for k, c in zip(keys, labels,
                                                                           strict=True)])
     out = np.full((len(labels), augmenter.copies), -1, np.int64)
     # Each copy's choices come from a generator of its own (so a copy is the same whatever
-    # the others): one generator made per copy drawn, never for copies left undrawn.
+    # the others): one generator made per copy drawn, never for copies left undrawn, and
+    # handed on to draw it.
     counts = (np.full(len(labels), augmenter.copies) if counts is None
               else np.minimum(counts, augmenter.copies))
+    rngs: dict[tuple[int, int], np.random.Generator] = {}
     for i, (key, label) in enumerate(zip(keys, labels, strict=True)):
         others = np.nonzero(labels != label)[0]
         for copy in range(int(counts[i])):
-            rng = _copy_rng(augmenter, int(key), int(label), copy)
+            rng = rngs[i, copy] = _copy_rng(augmenter, int(key), int(label), copy)
             split, point = rng.random() < _SPLIT, rng.random()
             if split and len(others):
                 out[i, copy] = others[int(np.argmin((places[others] - point) % 1.0))]
-    return out
+    return out, rngs
 
 
 def draw(patches: U8, labels: I64, keys: I64, i: int, copy: int, other: int, frame: HexFrame,
-         augmenter: Augmenter) -> U8:
-    """Copy ``copy`` of example ``i``, with example ``other`` over part of it (-1: none)."""
-    rng = _copy_rng(augmenter, int(keys[i]), int(labels[i]), copy)
-    rng.random(), rng.random()  # the draws plan() made
+         augmenter: Augmenter, rng: np.random.Generator | None = None) -> U8:
+    """Copy ``copy`` of example ``i``, with example ``other`` over part of it (-1: none).
+
+    ``rng`` is the copy's generator as the plan left it (made afresh by default).
+    """
+    if rng is None:
+        rng = _copy_rng(augmenter, int(keys[i]), int(labels[i]), copy)
+        rng.random(), rng.random()  # the draws plan() made
     img = patches[i].copy()
     if other >= 0:
         img = _split(img, patches[other], frame, rng)

@@ -15,7 +15,7 @@ import hashlib
 import numpy as np
 from numpy.typing import NDArray
 
-from pipeline.digitize.augment import Augmenter, draw, plan
+from pipeline.digitize.augment import Augmenter, draw, planned
 from pipeline.digitize.describe import Descriptors, describe
 from pipeline.digitize.patches import HexFrame, lab_patches
 
@@ -85,7 +85,7 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
     memo = memo if memo is not None else DrawingMemo()
     counts = (np.full(len(labels), augmenter.copies, np.int64) if counts is None
               else np.minimum(counts, augmenter.copies))
-    others = plan(labels, keys, augmenter, counts)
+    others, rngs = planned(labels, keys, augmenter, counts)
     digests = [hashlib.blake2b(p.tobytes(), digest_size=16).digest() for p in patches]
     rows: list[F64 | None] = []
     wanted: list[Key] = []
@@ -104,7 +104,7 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
     if missing:
         drawn = np.stack([patches[i] if copy < 0 else
                           draw(patches, labels, keys, i, copy, int(others[i, copy]), frame,
-                               augmenter) for _, i, copy in missing])
+                               augmenter, rngs[i, copy]) for _, i, copy in missing])
         described = describe(lab_patches(drawn), frame, mask, jobs=jobs)
         groups = described.groups
         memo.put([wanted[r] for r, _, _ in missing], described.values, groups)
