@@ -20,6 +20,14 @@ each centre:
   railroad's ties make its cross-section several times wider at a share of
   the places, which no plain line shows; without another line of its colour
   the heaviest reading names it, as between lines of different colours.
+
+Every hexside also gets each line's **trace**, the evidence that it is *not*
+there: the share of the places on the path's half showing most of the line's
+colour (from the first look, the map's furniture left out). A line crossing a
+hexside shows on both halves, so a hexside where neither half shows any of
+its colour carries none; a half whose ground is the line's own colour (a
+grey road on a grey city) cannot show it and says nothing (NaN when neither
+half can).
 """
 
 from __future__ import annotations
@@ -83,6 +91,10 @@ class Crossings:
     clarity
         Per hexside, how clearly its ties told the line from another of its
         colour (1 where nothing needed telling; 0 at the map's split).
+    trace
+        ``(hexsides, names)``: the share of places showing each line's colour on
+        the half of the path that shows most of it (NaN where neither half can
+        show it: off the map, or on ground of the line's own colour).
     """
 
     feature: I64
@@ -90,6 +102,7 @@ class Crossings:
     ties: F64
     names: list[str]
     clarity: F64
+    trace: F64
 
 
 def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names: list[str],
@@ -116,17 +129,18 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     share = np.zeros(n)
     ties = np.zeros(n)
     if not names or n == 0:
-        return Crossings(feature, share, ties, names, np.ones(n))
+        return Crossings(feature, share, ties, names, np.ones(n), np.zeros((n, len(names))))
     colours = LineColours(legend, [*names, *others])
     groups = _colour_groups(legend, names, colours)
     # A first look on every hexside, against its hexes' grounds: which show one
     # of the lines' colours on both halves, and where the map's furniture is.
     coarse = reader.read(geo.on_path(_COARSE_U, _COARSE_V), _COARSE_U < 0.5, 1, colours)
     furniture_all = _furniture((coarse.label >= 0).any(axis=2), geo)
+    trace = _traces(reader, geo, legend, names, colours, groups, coarse.label, furniture_all)
     lit = np.isin(coarse.label, np.concatenate(groups)).any(axis=2)
     rows = np.nonzero(_both_halves(lit, np.ones_like(lit), geo.inner) > 0)[0]
     if not len(rows):
-        return Crossings(feature, share, ties, names, np.ones(n))
+        return Crossings(feature, share, ties, names, np.ones(n), trace)
     full = geo
     geo = geo.subset(rows)
     furniture = furniture_all[rows][:, np.abs(_U[:, None] - _COARSE_U[None, :]).argmin(axis=1)]
@@ -186,7 +200,33 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
     ties[rows] = found_ties
     clarity = np.ones(len(full.sides))
     clarity[rows] = found_clarity
-    return Crossings(feature, out_share, ties, names, clarity)
+    return Crossings(feature, out_share, ties, names, clarity, trace)
+
+
+def _traces(reader: LineReader, geo: SideGeometry, legend: Legend, names: list[str],
+            colours: LineColours, groups: list[I64], label: I64, furniture: B) -> F64:
+    """Each line's trace on every hexside, ``(hexsides, names)`` (see :class:`Crossings`).
+
+    ``label`` is the first look's reading ``(hexsides, places, across)``. Lines
+    read as one (one colour) share their trace: which of them it is, the
+    reading tells where one crosses.
+    """
+    half = label.shape[1] // 2
+    seen = ~furniture
+    out = np.full((len(geo.sides), len(names)), np.nan)
+    for members in groups:
+        lit = np.isin(label, members).any(axis=2) & seen
+        own = [k for k, nm in enumerate(names) if colours.owners.index(nm) in members]
+        lab = to_lab(np.array([c for k in own for c in legend.features[names[k]].colours],
+                              float))
+        visible = geo.inner & ~reader.hides(lab).T  # (hexsides, 2)
+        shares = []
+        for k, part in enumerate((slice(0, half), slice(half, None))):
+            count = seen[:, part].sum(axis=1)
+            s = lit[:, part].sum(axis=1) / np.maximum(count, 1)
+            shares.append(np.where(visible[:, k] & (count > 0), s, np.nan))
+        out[:, own] = np.fmax(*shares)[:, None]  # NaN only where neither half can show it
+    return out
 
 
 def _colour_groups(legend: Legend, names: list[str], colours: LineColours) -> list[I64]:

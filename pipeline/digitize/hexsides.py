@@ -27,11 +27,17 @@ read as the legend's ink is: it is no feature.
   middle excused).
 * **across** (``kind: "across"``, roads, railroads): see
   :mod:`~pipeline.digitize.crossings`.
+
+Every hexside examined also says how sure the reading is that each line it did
+not read there is absent (:attr:`HexsideReading.absent`), from the line's
+trace: along a hexside, the share of places whose core holds some of the
+line's colour, line or not (the tests above left out); across, the crossing
+reader's trace. See :func:`~pipeline.digitize.sideconfidence.absence`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,7 +52,7 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.linecolours import scan_line_colours
 from pipeline.digitize.linereader import GRID, Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
-from pipeline.digitize.sideconfidence import Kind, confidence
+from pipeline.digitize.sideconfidence import Kind, LineKind, absence, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
@@ -90,10 +96,21 @@ class HexsideReading:
     evidence
         Hexside -> feature name -> the kind of reading and its evidence, which
         the confidence is calibrated from.
+    absent
+        Hexside -> line feature name -> confidence (0 to 1) that the line is
+        *not* there, for every hexside examined and every line not read on it
+        (see :func:`~pipeline.digitize.sideconfidence.absence`; bridges have
+        none: a bridge is a mark on a crossing).
+    absent_evidence
+        Hexside -> line feature name -> the kind of line and its trace (NaN
+        where the ground would hide it), which ``absent`` is calibrated from.
     """
 
     features: dict[Hexside, dict[str, float]]
     evidence: dict[Hexside, dict[str, tuple[Kind, float]]]
+    absent: dict[Hexside, dict[str, float]] = field(default_factory=dict)
+    absent_evidence: dict[Hexside, dict[str, tuple[LineKind, float]]] = field(
+        default_factory=dict)
 
     def names(self) -> dict[Hexside, tuple[str, ...]]:
         """Hexside -> the names of the features on it, sorted (those with any)."""
@@ -101,6 +118,7 @@ class HexsideReading:
 
 
 Found = dict[Hexside, dict[str, tuple[Kind, float]]]
+Traced = dict[Hexside, dict[str, tuple[LineKind, float]]]
 
 
 def detect_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light: Light,
@@ -139,7 +157,7 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     across = [n for n, f in features.items() if f.kind == "across" and f.shape == "line"]
     found: Found = {}
     cross = read_crossings(reader, geo, legend, across, marks)
-    shown = _along(reader, geo, legend, along, across, inks)
+    shown, tinted = _along(reader, geo, legend, along, across, inks)
     # The line a bridge spans shows at the hexside's ends, where no bridge (and
     # no wide road) hides it.
     ends = np.abs(_ALONG_T - 0.5) > _MARK_REACH
@@ -163,14 +181,33 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
             _add(found, geo.sides, hit & (best == k), o, "along", spans[o])
     # A bridge hides the middle of its river: there, the river is not asked for.
     hidden = marked[:, None] & ~ends[None, :]
+    traces: dict[str, tuple[LineKind, F64]] = {}
     for name, s in shown.items():
         share = np.nan_to_num(_share(s, s | ~hidden, least=4))
         _add(found, geo.sides, share >= _ALONG_MIN, name, "along", share)
+        # Where both grounds are the line's colour, no share of places says it is not there.
+        unseen = reader.hides(to_lab(np.array(features[name].colours, float))).all(axis=0)
+        traces[name] = ("along", np.where(unseen, np.nan, tinted[name].mean(axis=1)))
     for k, name in enumerate(across):
         _add(found, geo.sides, cross.feature == k, name, "across", cross.share * cross.clarity)
+        traces[name] = ("across", cross.trace[:, k])
     sure = {side: {n: confidence(kind, value) for n, (kind, value) in f.items()}
             for side, f in found.items()}
-    return HexsideReading(sure, found)
+    traced = _absent(geo.sides, found, traces)
+    unsure = {side: {n: absence(kind, value) for n, (kind, value) in f.items()}
+              for side, f in traced.items()}
+    return HexsideReading(sure, found, unsure, traced)
+
+
+def _absent(sides: list[Hexside], found: Found, traces: dict[str, tuple[LineKind, F64]]
+            ) -> Traced:
+    """Per hexside, each line not read there with its trace: the evidence it is not there."""
+    out: Traced = {}
+    for i, side in enumerate(sides):
+        read = found.get(side, {})
+        out[side] = {name: (kind, float(trace[i])) for name, (kind, trace) in traces.items()
+                     if name not in read}
+    return out
 
 
 @dataclass(frozen=True)
@@ -227,10 +264,12 @@ def _examples(legend: Legend, marks: list[str], geo: SideGeometry, fit: GridFit
 
 
 def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[str],
-           across: list[str], inks: F32) -> dict[str, B]:
-    """Per along feature, the places ``(sides, places)`` that show it."""
+           across: list[str], inks: F32) -> tuple[dict[str, B], dict[str, B]]:
+    """Per along feature, the places ``(sides, places)`` that show it, and those that
+    show a trace of it: some of its colour on the hexside, line or not (a river along
+    a coast that the coast's own edge hides is a trace of a river)."""
     if not along:
-        return {}
+        return {}, {}
     # Roads cross the band: they are candidates too. Marks are not: a bridge's
     # dark grey is the grid's ink to a river's edge.
     grounds = reader.local_fills(_strip_points(geo))
@@ -252,12 +291,13 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
     light = np.zeros(len(ink), bool) if not len(inks) else (
         float(inks[:, 0].max()) > grounds[..., 0].max(axis=0))
     covered = light[:, None] & (typical_ink >= _MASS_FLOOR) & (ink <= _COVERED * typical_ink)
-    out = {}
+    out, traced = {}, {}
     for name in along:
         mass = read.mass(name)
         wide = (total >= typical + _WIDER) | (covered & (mass >= typical))
-        out[name] = wide & (mass >= _MASS_FLOOR) & read.dominant(name, along)
-    return out
+        traced[name] = mass >= _MASS_FLOOR
+        out[name] = wide & traced[name] & read.dominant(name, along)
+    return out, traced
 
 
 def _on_hexside(read: Reading) -> Reading:

@@ -249,6 +249,18 @@ class LineReader:
                                         dtype=np.float32)
         return out
 
+    def hides(self, colours: F32) -> NDArray[np.bool_]:
+        """Whether each hexside's grounds (``(2, sides)``: a's, b's) hide a line of ``colours``.
+
+        A line printed in (nearly) its ground's colour leaves pixels no further
+        from the ground than paper noise (:data:`_QUIET`): a grey road on a grey
+        city shows nowhere, so no reading of that ground says it is not there.
+        ``colours`` are Lab, ``(k, 3)``.
+        """
+        far = np.linalg.norm(self.fill[:, :, None, :] - np.asarray(colours)[None, None], axis=-1)
+        out: NDArray[np.bool_] = far.min(axis=-1) < _QUIET
+        return out
+
     def grid_ink(self, xy: Points, rows: I64) -> F32:
         """The grid's colour as printed on this scan, Lab ``(1, 3)`` (empty when unclear).
 

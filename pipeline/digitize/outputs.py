@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from pipeline.digitize.classify import HexTerrain
 from pipeline.digitize.gridfit import GridFit, hex_units
 from pipeline.digitize.legend import RGB, Legend
+from pipeline.digitize.sideconfidence import absence
 from pipeline.errors import ImageError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.hexgrid.coords import SCALE, scaled_corners
@@ -82,7 +83,8 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
               game: str = "digitized", title: str | None = None, board: str = "map",
               source: str | None = None,
               confidence: Mapping[Hexside, Mapping[str, float]] | None = None,
-              hex_features: Mapping[Hex, tuple[str, ...]] | None = None) -> MapData:
+              hex_features: Mapping[Hex, tuple[str, ...]] | None = None,
+              absent: Mapping[Hexside, Mapping[str, float]] | None = None) -> MapData:
     """The map document of a digitization.
 
     Parameters
@@ -97,8 +99,15 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
         Hexside -> feature -> how sure its reading is, recorded with each hexside.
     hex_features
         Hex -> the symbols found on it (towns), recorded as hex features.
+    absent
+        Hexside -> line -> how sure the reading is that the line is not there, for
+        every hexside examined (:attr:`HexsideReading.absent
+        <pipeline.digitize.hexsides.HexsideReading.absent>`): each line's vocabulary
+        entry keeps the confidence of a hexside showing no trace of it, and the
+        hexsides where it differs keep their own.
     """
     grid = fit.grid
+    unseen, doubts = _absences(legend, absent or {}) if absent else ({}, {})
     marks = dict(hex_features or {})
     counts = Counter(t.terrain[0] for t in terrain.values())
     default = legend.default_terrain or min(counts, key=lambda n: (-counts[n], n))
@@ -118,15 +127,17 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
                     **({"image": Path(source).name} if source else {})}],
         "terrain_types": {n: ({"color": _hex_colour(c[0])} if c else {})
                           for n, c in legend.terrain.items()},
-        "hexside_features": {n: {"kind": f.kind, "color": _hex_colour(f.colours[0])}
+        "hexside_features": {n: {"kind": f.kind, "color": _hex_colour(f.colours[0]),
+                                 **({"absent": unseen[n]} if n in unseen else {})}
                              for n, f in legend.features.items()},
         "default_terrain": default,
         "hexes": {grid.id(h): {"terrain": list(t.terrain), "fractions": dict(t.fractions),
                                "confidence": t.confidence,
                                **({"features": list(marks[h])} if h in marks else {})}
                   for h, t in terrain.items()},
-        "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side))
-                     for side, names in sorted(hexsides.items())],
+        "hexsides": [_hexside_entry(grid, side, hexsides.get(side, ()),
+                                    (confidence or {}).get(side), doubts.get(side))
+                     for side in sorted(set(hexsides) | set(doubts))],
     }
     if marks:
         data["hex_features"] = {n: {"note": "found on the scan as a symbol"}
@@ -134,10 +145,30 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
     return map_from_data(data, "<digitized map>")
 
 
+def _absences(legend: Legend, absent: Mapping[Hexside, Mapping[str, float]]
+              ) -> tuple[dict[str, float], dict[Hexside, dict[str, float]]]:
+    """Each line's confidence of absence where it left no trace, and the hexsides where
+    the reading's differs (a trace seen, or ground that would hide the line).
+
+    Listing every hexside would bury the few that say something: most show nothing.
+    """
+    unseen = {n: absence(f.kind, 0.0) for n, f in legend.features.items() if f.shape == "line"}
+    doubts: dict[Hexside, dict[str, float]] = {}
+    for side, lines in absent.items():
+        differ = {n: round(float(v), 3) for n, v in sorted(lines.items())
+                  if n in unseen and round(float(v), 3) != unseen[n]}
+        if differ:
+            doubts[side] = differ
+    return unseen, doubts
+
+
 def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...],
-                   confidence: Mapping[str, float] | None = None) -> dict[str, Any]:
+                   confidence: Mapping[str, float] | None = None,
+                   absent: Mapping[str, float] | None = None) -> dict[str, Any]:
     sure = ({"confidence": {n: round(float(confidence[n]), 3) for n in names if n in confidence}}
             if confidence else {})
+    if absent:
+        sure["absent"] = dict(absent)
     if grid.contains(side.a) and grid.contains(side.b):
         return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names),
                 **sure}

@@ -75,6 +75,9 @@ class Digitization:
         Hex -> the symbols it shows (towns, cities), for ``symbols`` asked for.
     key
         The printed key's swatches found by their labels (``key_auto``).
+    hexside_absence
+        Hexside -> line -> how sure the reading is that the line is not there, for
+        every hexside examined and every line not read on it (0 to 1).
     """
 
     map: MapData
@@ -87,6 +90,7 @@ class Digitization:
     hexside_confidence: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     hex_features: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
     key: tuple[KeySwatch, ...] = ()
+    hexside_absence: dict[Hexside, dict[str, float]] = field(default_factory=dict)
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
@@ -181,10 +185,11 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
-                    source=source, confidence=confidence, hex_features=marks)
+                    source=source, confidence=confidence, hex_features=marks,
+                    absent=reading.absent)
     tell("done")
     return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks,
-                        found)
+                        found, reading.absent)
 
 
 def _timed(progress: Progress) -> Progress:

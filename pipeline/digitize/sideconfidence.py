@@ -17,6 +17,15 @@ foreign-style bench (``python bench/foreign.py --side-calibration`` prints how r
 the confidences are and the fit): the tables here are those measurements,
 made monotone, so that of the readings reported at 0.9 or more, at least 90%
 are right on the bench. Validation compares hand-entered hexsides against them.
+
+The reader is asked the other way too: how sure is it that a line it did *not*
+read is not there? Its evidence is the line's **trace** on the hexside, the
+share of places showing the line's colour (along it, or on the half of the
+path that shows most, see :mod:`~pipeline.digitize.crossings`). Nearly every
+hexside carries no line, so the share of hexsides without one is near 1 at
+any trace, which would tell a typist nothing; the confidence of absence is
+the share right *at even odds* instead (:func:`absence`): what a trace says
+where a typist's word that the line is there stands against the reading's.
 """
 
 from __future__ import annotations
@@ -25,9 +34,10 @@ from typing import Literal
 
 import numpy as np
 
-__all__ = ["CALIBRATION", "Kind", "confidence"]
+__all__ = ["ABSENCE", "CALIBRATION", "UNSEEN", "Kind", "LineKind", "absence", "confidence"]
 
 Kind = Literal["along", "across", "mark"]
+LineKind = Literal["along", "across"]
 
 # Evidence -> share right on the foreign-style bench (the six maps read on the
 # truth's grid; `python bench/foreign.py --side-calibration`), made monotone and rounded
@@ -50,3 +60,41 @@ def confidence(kind: Kind, evidence: float) -> float:
     if evidence < xs[0]:
         return 0.0
     return round(float(np.interp(evidence, xs, [y for _, y in table])), 3)
+
+
+# Trace -> how sure the reading is that a line is *not* on a hexside, at even odds
+# (see :func:`absence`), measured on the foreign-style bench (the six maps read on the
+# truth's grid; `python bench/foreign.py --side-calibration`): each bin of traces at its
+# upper end, made monotone and rounded down; straight in between. The least trace a
+# hexside can leave is one place of ten along it, or of eight on a half of the path:
+# the tables step there. No line the reader missed left no trace (0 of 13 rivers and
+# roads; none either on the grid found), where nine hexsides in ten without one do;
+# one more of each bin keeps a bin no miss fell in from reading as certain.
+ABSENCE: dict[LineKind, tuple[tuple[float, float], ...]] = {
+    "along": ((0.0, 0.9), (0.1, 0.14), (0.25, 0.14), (0.5, 0.02), (0.75, 0.0)),
+    "across": ((0.0, 0.91), (0.125, 0.53), (0.25, 0.53), (0.5, 0.33), (0.75, 0.1),
+               (1.0, 0.02)),
+}
+#: The confidence of absence where the ground would hide the line: no evidence either way.
+UNSEEN = 0.5
+
+
+def absence(kind: LineKind, trace: float) -> float:
+    """How sure the reading is that a line of ``kind`` with ``trace`` is not there.
+
+    ``trace`` is the share of places showing the line's colour where none was
+    read: along a hexside, the places along it; across, the places on the
+    path's half that shows most (see :mod:`~pipeline.digitize.crossings`); NaN
+    where the ground would hide the line (:data:`UNSEEN`). The confidence is
+    the share of such readings that were right on the bench *at even odds*:
+    of hexsides equally likely to carry the line (a typist's word against the
+    reading's), the share without it, from how often hexsides with and without
+    the line that the reader did not read left that trace.
+
+    >>> absence("across", 0.0), absence("across", 1.0), absence("across", float("nan"))
+    (0.91, 0.02, 0.5)
+    """
+    if trace != trace:  # NaN: the ground would hide the line
+        return UNSEEN
+    table = ABSENCE[kind]
+    return round(float(np.interp(trace, [x for x, _ in table], [y for _, y in table])), 3)

@@ -192,3 +192,102 @@ def test_a_halftone_screen_is_found_and_smoothed_away():
         want = {k for k, v in drawn.truth.items() if v & features}
         got = {k for k, v in found.items() if v & features}
         assert len(want & got) >= 0.9 * len(want) and len(got - want) <= 1, features
+
+
+# -- how sure the reading is that a line is not there -----------------------------------
+
+LINES = ("river", "road", "railroad", "trail")
+
+
+def _reading(image: np.ndarray, fit: GridFit):
+    legend = legend_from_data(LEGEND, "legend.json")
+    fills = {h: ("clear", tuple(float(v) for v in PAPER)) for h in fit.grid.hexes()}
+    h, w = image.shape[:2]
+    return read_hexsides(image, fit, legend, Light.flat(w, h), fills)
+
+
+def _side(fit: GridFit, reading, a: str, b: str):
+    grid = fit.grid
+    return next(s for s in reading.absent if {grid.id(s.a), grid.id(s.b)} == {a, b}
+                and grid.contains(s.a) and grid.contains(s.b))
+
+
+@pytest.fixture(scope="module")
+def marked() -> tuple[Drawn, object]:
+    """The plain map with a road stub that stops short of a hexside, and two hexes
+    printed in the road's own black."""
+    from pipeline.digitize.outputs import hex_corners
+
+    drawn = drawn_map()
+    image = drawn.image.copy()
+    grid = drawn.fit.grid
+    p, q = drawn.fit.centres([grid.hex("0904"), grid.hex("0905")])
+    stub = p + (q - p) * 0.42
+    cv2.line(image, tuple(np.rint(p).astype(int)), tuple(np.rint(stub).astype(int)), ROAD, 3,
+             cv2.LINE_AA)
+    for hex_id in ("0806", "0807"):
+        corners = hex_corners(drawn.fit, [grid.hex(hex_id)])[0]
+        cv2.fillPoly(image, [np.rint(corners).astype(np.int32)], ROAD)
+    return Drawn(image, drawn.fit, drawn.truth), _reading(image, drawn.fit)
+
+
+def test_every_line_not_read_on_a_hexside_comes_with_how_sure_its_absence_is():
+    drawn = drawn_map()
+    reading = _reading(drawn.image, drawn.fit)
+    assert set(reading.absent) == set(side_geometry(drawn.fit).sides)
+    for side, absent in reading.absent.items():
+        assert set(absent) == set(LINES) - set(reading.features.get(side, {})), side
+        assert set(reading.absent_evidence[side]) == set(absent)
+        assert all(0.0 <= c <= 1.0 for c in absent.values())
+
+
+def test_a_hexside_showing_no_trace_of_any_line_is_surely_without_them():
+    drawn = drawn_map()
+    reading = _reading(drawn.image, drawn.fit)
+    from pipeline.digitize.sideconfidence import absence
+
+    assert reading.absent[_side(drawn.fit, reading, "0904", "0905")] == {
+        "river": absence("along", 0.0), "road": absence("across", 0.0),
+        "railroad": absence("across", 0.0), "trail": absence("across", 0.0)}
+    assert absence("across", 0.0) >= 0.9 and absence("along", 0.0) >= 0.9
+
+
+def test_a_line_seen_on_one_half_of_the_path_is_not_read_and_not_surely_absent(marked):
+    drawn, reading = marked
+    side = _side(drawn.fit, reading, "0904", "0905")
+    assert "road" not in reading.features.get(side, {})
+    # The stub shows on the half from 0904: the reading cannot say no road crosses.
+    assert reading.absent_evidence[side]["road"][1] >= 0.5
+    assert reading.absent[side]["road"] < 0.5
+
+
+def test_a_line_the_ground_would_hide_says_nothing_either_way(marked):
+    drawn, reading = marked
+    side = _side(drawn.fit, reading, "0806", "0807")
+    absent = reading.absent[side]
+    # Black ground hides the black road and railroad; the brown trail would still show.
+    assert absent["road"] == absent["railroad"] == 0.5
+    assert absent["trail"] >= 0.9
+
+
+def test_the_map_document_keeps_each_lines_absence_where_it_says_something(marked):
+    from pipeline.digitize import digitize_scan
+    from pipeline.digitize.sideconfidence import absence
+
+    drawn, reading = marked
+    result = digitize_scan(drawn.image, legend_from_data(LEGEND, "legend.json"), fit=drawn.fit)
+    doc = result.map
+    assert result.hexside_absence and set(result.hexside_absence) == set(reading.absent)
+    # Where a hexside shows no trace, the vocabulary says how sure; bridges are marks.
+    assert {n: f.absent for n, f in doc.hexside_features.items()} == {
+        "river": absence("along", 0.0), "road": absence("across", 0.0),
+        "railroad": absence("across", 0.0), "trail": absence("across", 0.0), "bridge": None}
+    entries = {tuple(s.key()): s for s in doc.hexsides}
+    # The stub's hexside says it, with no feature; a blank one is not listed.
+    assert entries[("0904", "0905")].features == []
+    assert entries[("0904", "0905")].absent is not None
+    assert entries[("0904", "0905")].absent["road"] < 0.5
+    assert ("0903", "0904") not in entries
+    # A road read is listed with the railroad of its colour doubted, not itself.
+    assert entries[("0201", "0202")].features == ["road"]
+    assert "road" not in (entries[("0201", "0202")].absent or {})
