@@ -17,6 +17,7 @@ hex centres are, to measure terrain and hexsides apart from calibration.
     python bench/foreign.py icons keybox         # some maps
     python bench/foreign.py --truth-grid --json figures.json
     python bench/foreign.py --side-calibration   # how right the hexside confidences are
+                                                 # (of presence, then of absence)
     python bench/foreign.py --choose-samples     # rewrite the samples in the setup file
     python bench/foreign.py --truth-grid --curve 3     # accuracy as suggested labels are added
     python bench/foreign.py --truth-grid --calibration # how right each terrain confidence is
@@ -194,26 +195,121 @@ def run_map(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     return figures(name, score, truth, seconds), score
 
 
-def readings(result: Any, pixels: Any, truth: Mapping[str, Any]
+def side_reading(result: Any, pixels: Any) -> Any:
+    """The hexside reader's full reading of a digitized map (evidence and all)."""
+    from pipeline.digitize.hexsides import read_hexsides
+
+    fills = {h: (t.terrain[0], t.colour) for h, t in result.terrain.items()}
+    return read_hexsides(pixels, result.fit, result.legend, result.light, fills)
+
+
+def _inner_truth(result: Any, truth: Mapping[str, Any], evidence: Mapping[Any, Any]
+                 ) -> list[tuple[Any, set[str]]]:
+    """Each hexside of ``evidence`` inside the grid's outline, with the truth's features."""
+    g = result.fit.grid
+    true = {tuple(sorted(h["hexes"])): set(h["features"]) for h in truth["hexsides"]}
+    return [(found, true.get(tuple(sorted((g.id(side.a), g.id(side.b)))), set()))
+            for side, found in evidence.items() if g.contains(side.a) and g.contains(side.b)]
+
+
+def readings(result: Any, pixels: Any, truth: Mapping[str, Any], reading: Any = None
              ) -> list[tuple[str, float, bool]]:
     """Every hexside reading of a digitized map: its kind, evidence and whether it is right.
 
     Only hexsides inside the grid's outline count (the truth lists no others).
     """
-    from pipeline.digitize.hexsides import read_hexsides
+    reading = reading if reading is not None else side_reading(result, pixels)
+    return [(kind, value, feature in true)
+            for found, true in _inner_truth(result, truth, reading.evidence)
+            for feature, (kind, value) in found.items()]
 
-    fills = {h: (t.terrain[0], t.colour) for h, t in result.terrain.items()}
-    reading = read_hexsides(pixels, result.fit, result.legend, result.light, fills)
-    g = result.fit.grid
-    true = {tuple(sorted(h["hexes"])): set(h["features"]) for h in truth["hexsides"]}
+
+def absences(result: Any, pixels: Any, truth: Mapping[str, Any], reading: Any = None
+             ) -> list[tuple[str, float, bool]]:
+    """Every line the reader did not read on a hexside: its kind, trace and whether the
+    truth has none there (the reading of its absence is right)."""
+    reading = reading if reading is not None else side_reading(result, pixels)
+    return [(kind, trace, feature not in true)
+            for found, true in _inner_truth(result, truth, reading.absent_evidence)
+            for feature, (kind, trace) in found.items()]
+
+
+# Bins of a line's trace where it was not read (NaN: the ground would hide it).
+_TRACE_BINS = ((0.0, 0.0), (0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0))
+
+
+@dataclass(frozen=True)
+class TraceBin:
+    """One bin of traces of a kind of line where the reader read none."""
+
+    kind: str
+    low: float  # the bin holds traces above ``low`` up to ``high`` (exactly 0: both 0)
+    high: float
+    without: int  # hexsides without the line
+    missed: int  # hexsides with it, which the reader missed
+    even: float  # the share right at even odds
+
+    @property
+    def label(self) -> str:
+        return f"{self.low:.2f}-{self.high:.2f}" if self.high else "0"
+
+
+def absence_bins(rows: Sequence[tuple[str, str, float, bool]]) -> list[TraceBin]:
+    """The bench's measure of absence, bin by bin of trace (``rows``: map, kind, trace,
+    whether the line is truly absent; traces the ground hides left out).
+
+    At even odds: a bin's share of the hexsides without the line against its share of
+    the lines the reader missed, each with one more in every bin (misses are few: a bin
+    none of them fell in is not taken to be one none ever will).
+    """
     out = []
-    for side, found in reading.evidence.items():
-        if not (g.contains(side.a) and g.contains(side.b)):
-            continue
-        key = tuple(sorted((g.id(side.a), g.id(side.b))))
-        for feature, (kind, value) in found.items():
-            out.append((kind, value, feature in true.get(key, set())))
+    for kind in ("along", "across"):
+        mine = [(t, ok) for _, k, t, ok in rows if k == kind and t == t]
+        right = sum(ok for _, ok in mine)
+        wrong = len(mine) - right
+        for lo, hi in _TRACE_BINS:
+            oks = [ok for t, ok in mine if (lo < t <= hi if hi else t == 0.0)]
+            a, m = sum(oks), len(oks) - sum(oks)
+            pa = (a + 1) / (right + len(_TRACE_BINS))
+            pm = (m + 1) / (wrong + len(_TRACE_BINS))
+            out.append(TraceBin(kind, lo, hi, a, m, pa / (pa + pm)))
     return out
+
+
+def absence_report(rows: Sequence[tuple[str, str, float, bool]]) -> str:
+    """How the trace of a line not read tells whether it is there, per kind and map.
+
+    Per bin of trace (:func:`absence_bins`): the hexsides without the line and those
+    with it (the reader's misses), the share right among them as they come on the
+    bench, the share right at even odds, and the table's confidence at the bin's upper
+    end; where the ground would hide the line, how many; then per map, how many
+    readings of absence are at 0.9 or more and how many of them were wrong (a line
+    typed there is a false alarm).
+    """
+    from pipeline.digitize.sideconfidence import absence
+
+    lines = [("| kind | trace | without the line | with it (missed) | right as on the bench |"
+              " right at even odds | table |"), "| --- | --- | --- | --- | --- | --- | --- |"]
+    for b in absence_bins(rows):
+        table = absence(b.kind, b.high)  # type: ignore[arg-type]
+        lines.append(f"| {b.kind} | {b.label} | {b.without} | {b.missed} |"
+                     f" {b.without / max(b.without + b.missed, 1):.4f} | {b.even:.3f} |"
+                     f" {table:.2f} |")
+    for kind in ("along", "across"):
+        hidden = [ok for _, k, t, ok in rows if k == kind and t != t]
+        lines.append(f"| {kind} | hidden by its ground | {sum(hidden)} |"
+                     f" {len(hidden) - sum(hidden)} | | | 0.50 |")
+    lines += ["", ("| map | absences read | at >= 0.9 | with the line at >= 0.9 |"
+                   " at >= 0.7 | with the line at >= 0.7 |"),
+              "| --- | --- | --- | --- | --- | --- |"]
+    for name in [*sorted({r[0] for r in rows}), "all"]:
+        mine = [r for r in rows if name in ("all", r[0])]
+        conf = np.array([absence(k, t) for _, k, t, _ in mine])  # type: ignore[arg-type]
+        right = np.array([ok for *_, ok in mine], bool)
+        lines.append(f"| {name} | {len(mine)} | {int((conf >= 0.9).sum())} |"
+                     f" {int(((conf >= 0.9) & ~right).sum())} | {int((conf >= 0.7).sum())} |"
+                     f" {int(((conf >= 0.7) & ~right).sum())} |")
+    return "\n".join(lines)
 
 
 def calibration_report(rows: Sequence[tuple[str, str, float, bool]]) -> str:
@@ -429,11 +525,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {band} | {n} | {right:.1%} |")
         return 0
     if args.side_calibration:
-        pooled = []
+        pooled, missing = [], []
         for name in names:
             result, pixels, truth, _ = digitize_map(folder, name, setup[name], truth_grid=True)
-            pooled += [(name, *r) for r in readings(result, pixels, truth)]
+            reading = side_reading(result, pixels)
+            pooled += [(name, *r) for r in readings(result, pixels, truth, reading)]
+            missing += [(name, *r) for r in absences(result, pixels, truth, reading)]
         print(calibration_report(pooled))
+        print()
+        print(absence_report(missing))
         return 0
     rows, scores = [], {}
     for name in names:
