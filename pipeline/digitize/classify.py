@@ -195,9 +195,12 @@ class TerrainReader:
         # for what the learner sees: a line across a hex is not its terrain.
         self.jobs = threads_for(learner.jobs)
         self.plain = hex_patches(image, fit, self.hexes, self.frame, self.reduced)
+        lab = lab_patches(self.plain)
         self.patches = paint_out_lines(self.plain, self.frame, _stroke_colours(legend),
-                                       _inks(legend), jobs=self.jobs)
-        lab = lab_patches(self.patches)
+                                       _inks(legend), jobs=self.jobs, lab=lab)
+        # Only the hexes a line was painted out of look different in Lab now.
+        painted = np.nonzero((self.patches != self.plain).any(axis=(1, 2, 3)))[0]
+        lab[painted] = lab_patches(self.patches[painted])
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
         self.colours = _typical_colours(self.patches, frame_mask)
         self.centres = fit.centres(self.hexes)

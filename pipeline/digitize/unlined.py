@@ -50,7 +50,7 @@ _GROW = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
 def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
-                ink: Sequence[RGB] = (), *, jobs: int = 1) -> BoolMap:
+                ink: Sequence[RGB] = (), *, jobs: int = 1, lab: F32 | None = None) -> BoolMap:
     """Patch pixels on long thin strokes of any of ``colours`` (shape ``(n, size, size)``).
 
     A stroke's pixels are nearer its colour than the hex's median and than the ``ink``
@@ -72,38 +72,53 @@ def stroke_mask(patches: U8, frame: HexFrame, colours: Sequence[RGB],
         return np.zeros((n, size, size), bool)
     # A few hundred patches at a time (on ``jobs`` threads): each colour's distances are
     # then a few megabytes, in cache and used again, not hundreds asked for anew.
-    return np.concatenate(map_blocks(lambda s: _strokes(patches[s], frame, colours, ink), n,
-                                     _BLOCK, jobs=jobs))
+    return np.concatenate(map_blocks(
+        lambda s: _strokes(patches[s], frame, colours, ink, None if lab is None else lab[s]),
+        n, _BLOCK, jobs=jobs))
 
 
-def _strokes(patches: U8, frame: HexFrame, colours: Sequence[RGB], ink: Sequence[RGB]
-             ) -> BoolMap:
-    """:func:`stroke_mask` of one block of patches."""
-    size = frame.size
-    out = np.zeros((len(patches), size, size), bool)
-    lab = lab_patches(patches)
+def _strokes(patches: U8, frame: HexFrame, colours: Sequence[RGB], ink: Sequence[RGB],
+             lab_given: F32 | None = None) -> BoolMap:
+    """:func:`stroke_mask` of one block of patches (``lab_given``: theirs in Lab)."""
+    n, size = len(patches), frame.size
+    out = np.zeros((n, size, size), bool)
     inner = frame.within(_INNER)
-    median = np.median(lab[:, inner], axis=1)  # (n, 3)
-    from_hex = np.linalg.norm(lab - median[:, None, None, :], axis=-1)
+    # Only the inner pixels, and squared distances: each colour's distances to every pixel
+    # are then one matrix-vector product, the ink's worked out once for all the colours.
+    lab_all = lab_patches(patches) if lab_given is None else lab_given
+    lab = lab_all[:, inner].astype(np.float64)  # (n, k, 3)
+    median = np.median(lab, axis=1)  # (n, 3)
+    from_hex = ((lab - median[:, None, :]) ** 2).sum(axis=-1)
+    square = (lab ** 2).sum(axis=-1)
+
+    def from_colour(c: F32) -> NDArray[np.float64]:
+        c64 = c.astype(np.float64)
+        out: NDArray[np.float64] = square - 2.0 * (lab @ c64) + float(c64 @ c64)
+        return out
+
     line_lab = lab_patches(np.array([colours], np.uint8))[0]  # (k, 3)
     ink_lab = lab_patches(np.array([ink], np.uint8))[0] if ink else np.zeros((0, 3), np.float32)
+    from_ink = [from_colour(other) for other in ink_lab]
+    near = np.zeros((n, size, size), bool)
     for colour in line_lab:
-        from_line = np.linalg.norm(lab - colour, axis=-1)
-        near = (from_line < from_hex) & (from_line < _NEAR) & inner
-        for other in ink_lab:
+        from_line = from_colour(colour)
+        inside = (from_line < from_hex) & (from_line < _NEAR ** 2)
+        for other, away in zip(ink_lab, from_ink, strict=True):
             if np.linalg.norm(other - colour) > _OWN_INK:
-                near &= from_line < np.linalg.norm(lab - other, axis=-1)
-        for i in np.nonzero(near.sum(axis=(1, 2)) >= _MIN_SPAN * size)[0]:
+                inside &= from_line < away
+        near[:, inner] = inside
+        for i in np.nonzero(inside.sum(axis=1) >= _MIN_SPAN * size)[0]:
             out[i] |= _long_thin(near[i], frame)
     return out
 
 
 def paint_out_lines(patches: U8, frame: HexFrame, colours: Sequence[RGB],
-                    ink: Sequence[RGB] = (), *, jobs: int = 1) -> U8:
+                    ink: Sequence[RGB] = (), *, jobs: int = 1, lab: F32 | None = None) -> U8:
     """``patches`` with the long thin strokes of ``colours`` filled from around them.
 
     ``ink`` is as for :func:`stroke_mask`; ``jobs`` threads work blocks of patches side
-    by side (the same pixels whatever their number).
+    by side (the same pixels whatever their number); ``lab`` is the patches in Lab
+    (:func:`~pipeline.digitize.patches.lab_patches`), when the caller has them already.
 
     Patches without such a stroke are returned as they are (the same pixels); the input
     is not changed.
@@ -124,7 +139,7 @@ def paint_out_lines(patches: U8, frame: HexFrame, colours: Sequence[RGB],
         return out
 
     def paint(s: slice) -> None:
-        mask = _strokes(patches[s], frame, colours, ink)
+        mask = _strokes(patches[s], frame, colours, ink, None if lab is None else lab[s])
         for i in np.nonzero(mask.any(axis=(1, 2)))[0]:
             # One pixel more each side: the stroke's anti-aliased edge is neither line nor
             # ground and would otherwise be spread into the hole.

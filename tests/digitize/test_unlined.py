@@ -142,12 +142,15 @@ def test_strokes_are_found_where_the_truth_has_roads(name: str):
     assert off <= 0.04, off
 
 
-def test_threads_paint_out_the_same_pixels():
+def test_threads_and_a_given_lab_paint_out_the_same_pixels():
     # 704 hexes: three blocks, worked on two threads, give what one thread gives.
     patches, frame, legend, _, _ = bench_patches("halftone")
     colours, ink = _stroke_colours(legend), (legend.ink, (20, 20, 20))
     one = paint_out_lines(patches, frame, colours, ink, jobs=1)
     assert not np.array_equal(one, patches)  # there are roads to paint out
     assert np.array_equal(paint_out_lines(patches, frame, colours, ink, jobs=2), one)
+    # The caller's own Lab conversion of the patches finds the same strokes.
+    given = paint_out_lines(patches, frame, colours, ink, lab=lab_patches(patches))
+    assert np.array_equal(given, one)
     assert np.array_equal(stroke_mask(patches, frame, colours, ink, jobs=2),
                           stroke_mask(patches, frame, colours, ink))
