@@ -55,8 +55,8 @@ from pipeline.validate.sides import (
     touching_sides,
 )
 
-__all__ = ["HINTED", "LIKELY", "SUPPORTED", "SURE", "Agreement", "MapDiff", "diff_maps",
-           "feature_confidence", "same_grid"]
+__all__ = ["HINTED", "LIKELY", "SUPPORTED", "SURE", "Absence", "Agreement", "MapDiff",
+           "absence_confidence", "diff_maps", "feature_confidence", "same_grid"]
 
 # The digitizer's confidence bands, calibrated on the foreign bench (README, "Reading a
 # map drawn by someone else"): at 0.9 or more, 100% of its readings are right; from 0.7,
@@ -223,6 +223,45 @@ def feature_confidence(the_map: MapData) -> dict[SideKey, dict[str, float]]:
     return out
 
 
+@dataclass(frozen=True)
+class Absence:
+    """How sure a reading is that lines are not on hexsides where it read none.
+
+    ``unseen`` is each line's confidence where the hexside showed no trace of it,
+    ``doubts`` the hexsides where the reading's own differs (a trace of the line's
+    colour, or ground that would hide it).
+    """
+
+    unseen: dict[str, float]
+    doubts: dict[SideKey, dict[str, float]]
+
+    def at(self, key: SideKey) -> dict[str, float]:
+        """Line -> the confidence that it is not on hexside ``key`` (lines read there too)."""
+        return {**self.unseen, **self.doubts.get(key, {})}
+
+
+def absence_confidence(the_map: MapData) -> Absence:
+    """The reading's confidence that each line is not on a hexside (digitized maps).
+
+    >>> from pipeline.model import map_from_data
+    >>> m = map_from_data({"kind": "map", "game": "g", "title": "t", "illustrative": True,
+    ...     "source": "s", "terrain_types": {"clear": {}},
+    ...     "hexside_features": {"road": {"kind": "across", "absent": 0.93}},
+    ...     "boards": [{"name": "1", "grid": {"orientation": "flat", "cols": 2, "rows": 2,
+    ...                                       "numbering": {"stagger": "even-down"}}}],
+    ...     "hexsides": [{"hexes": ["0101", "0102"], "features": [], "absent": {"road": 0.4}}]})
+    >>> found = absence_confidence(m)
+    >>> found.at(("0101", "0102")), found.at(("0101", "0201"))
+    ({'road': 0.4}, {'road': 0.93})
+    """
+    unseen = {n: f.absent for n, f in the_map.hexside_features.items() if f.absent is not None}
+    doubts: dict[SideKey, dict[str, float]] = {}
+    for side in the_map.hexsides:
+        if side.absent:
+            doubts.setdefault(side.key(), {}).update(side.absent)
+    return Absence(unseen, doubts)
+
+
 def _cited(the_map: MapData, feature: str) -> str:
     kind = the_map.hexside_features.get(feature)
     return cite_of(kind.note) if kind is not None else ""
@@ -230,14 +269,19 @@ def _cited(the_map: MapData, feature: str) -> str:
 
 def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[str],
                    theirs: frozenset[str], sure: float,
-                   confidence: dict[str, float], untyped: dict[str, str] | None = None
+                   confidence: dict[str, float], untyped: dict[str, str] | None = None,
+                   absent: dict[str, float] | None = None, unseen: dict[str, str] | None = None
                    ) -> list[tuple[str, bool, Finding]]:
     """Each feature the two maps disagree on: (feature, typed by hand, finding).
 
     ``untyped`` are the features (``"*"``: all) the hand map leaves untyped on this
     hexside by its own declarations, with why: a bridge its rule puts on every crossing
     (:func:`~pipeline.validate.roles.rule_bridged`), any feature on the map's outline
-    when it types none there. Read there, they are worth a look only.
+    when it types none there. Read there, they are worth a look only. ``absent`` is the
+    reading's confidence that each line it did not read is not there
+    (:func:`absence_confidence`): a line typed where the reading is sure there is none
+    is as much a disagreement as one read where none was typed, unless ``unseen`` says
+    why the reading may not see it there (:func:`_unseen_beside`).
     """
     hexes = side_hexes(hand, key)
     name = side_name(key)
@@ -246,7 +290,7 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
     for feature in sorted(mine ^ theirs):
         typed = feature in mine
         said = "typed, not read" if typed else "read, not typed"
-        conf = confidence.get(feature)
+        conf = (absent or {}).get(feature) if typed else confidence.get(feature)
         if conf is None:
             # Nothing says how sure the line reading was (a feature not read has no
             # confidence, nor has a reader without per-feature confidence): a look only.
@@ -254,17 +298,23 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
             why = " (the reading gives no confidence for this line)"
         else:
             sev = _severity(conf, sure)
-            why = f" (read at confidence {conf:.2f})"
+            why = (f" (read as absent at confidence {conf:.2f})" if typed
+                   else f" (read at confidence {conf:.2f})")
         rule = _cited(hand, feature) or _cited(dig, feature)
         if not rule:
             sev = _at_most(sev, "warning")  # no rule cites it: it decides less
+        doubt = (unseen or {}).get(feature) if typed else None
+        if doubt is not None and sev != "check":
+            sev = "check"
+            why = f"{why[:-1]}; {doubt})"
         leave = untyped.get(feature, untyped.get("*"))
         if leave is not None and not typed and sev != "check":
             sev = "check"
             why += f"; {leave}"
-        if typed and conf is None and feature in untyped:
+        if typed and feature in untyped and sev == "check":
             # Typed alone, and read neither there nor beside it: two witnesses.
-            sev, why = "warning", f" ({untyped[feature]})"
+            sev, why = "warning", f"{why[:-1]}; {untyped[feature]})" if conf is not None \
+                else f" ({untyped[feature]})"
         out.append((feature, typed, Finding(
             sev, "hexside_differs", name, f"{name}: {feature} {said}{why}", cite=rule,
             hexes=hexes, confidence=conf, source="diff")))
@@ -323,6 +373,28 @@ def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
         if not any(feature in typed.get(k, ()) or feature in read.get(k, ()) for k in near):
             out[feature] = (f"typed on this hexside alone, with no {feature} beside it, and"
                             " read neither here nor beside it: typed on the wrong hexside?")
+    return out
+
+
+def _unseen_beside(hand: MapData, key: SideKey, typed_only: Iterable[str],
+                   typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]]
+                   ) -> dict[str, str]:
+    """Lines typed on ``key`` that go on, typed, where the reading does not read them either.
+
+    The reading's confidence that a line is not there was measured where the reader sees
+    the map's lines as well as on the bench. A line it reads nowhere along the typed
+    stretches beside this one (a faint trail through a halftone screen) may be a line it
+    does not see here either; where it reads the typed line beside this hexside and none
+    of it here, the typed stretch is one too many (a road typed beside a road).
+    """
+    out = {}
+    for feature in typed_only:
+        kind = hand.hexside_features.get(feature)
+        near = [k for k in touching_sides(hand, key, kind.kind if kind is not None else "across")
+                if feature in typed.get(k, ())]
+        if near and not any(feature in read.get(k, ()) for k in near):
+            out[feature] = (f"the reading does not read the {feature} typed beside it either:"
+                            " it may not see this line here")
     return out
 
 
@@ -484,6 +556,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
     crossing = {b: "the map types no bridge and its rule puts one on every road over a"
                 " river: type it if this map lists them" for b in roles.bridges}
     sureness = feature_confidence(digitized)
+    absence = absence_confidence(digitized)
     side_pairs = []
     side_found = []
     for key in sorted(set(mine_sides) | set(their_sides)):
@@ -500,7 +573,10 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
                                                mine - theirs - roles.bridges, mine_sides,
                                                their_sides),
                                       **(crossing if key in bridged else {}),
-                                      **(off_map if key in outline else {})})
+                                      **(off_map if key in outline else {})},
+                                     absence.at(key),
+                                     _unseen_beside(hand, key, mine - theirs, mine_sides,
+                                                    their_sides))
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)
     features = _count(side_pairs, set(hand.hexside_features) | set(digitized.hexside_features))
     vouched = {f for conf in sureness.values() for f in conf}

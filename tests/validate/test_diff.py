@@ -206,6 +206,67 @@ def test_a_stretch_typed_alone_and_not_read_is_an_alarm(demo_data, demo_map):
     assert found["1906/2006"].severity == "check"
 
 
+def _read_with_absence(demo_data, doubts=None):
+    """The demo read back with the reader's confidence that lines are not where it read
+    none: 0.91 where a hexside showed no trace of a road, ``doubts`` where it did."""
+    data = {**demo_data, "hexside_features": {
+        n: {**f, "absent": 0.91} if n in ("road", "river") else f
+        for n, f in demo_data["hexside_features"].items()}}
+    data["hexsides"] = [*demo_data["hexsides"], *(
+        {"hexes": list(k), "features": [], "absent": v} for k, v in (doubts or {}).items())]
+    return map_from_data(data)
+
+
+def test_a_line_typed_where_the_reading_is_sure_there_is_none_is_an_alarm(demo_data, demo_map):
+    # A road typed on 1906/2006, going on from the typed (and read) road through 1906,
+    # where the reading shows no trace of one: a road typed beside a road.
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+    found = {f.where: f for f in diff_maps(typed, _read_with_absence(demo_data)).findings}
+    assert (found["1906/2006"].severity, found["1906/2006"].confidence) == ("error", 0.91)
+    assert "road typed, not read (read as absent at confidence 0.91)" in \
+        found["1906/2006"].message
+    assert found["1906/2006"].cite == "000_3d79f68a6e3e33eb.txt §5.4.1"
+    # Without it, the same typed road is worth a look only: the reading gave no word.
+    found = {f.where: f for f in diff_maps(typed, demo_map).findings}
+    assert found["1906/2006"].severity == "check"
+    # No rule cites the feature: a warning at most.
+    demo_data["hexside_features"]["road"]["note"] = "printed roads"
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+    found = {f.where: f for f in diff_maps(typed, _read_with_absence(demo_data)).findings}
+    assert found["1906/2006"].severity == "warning"
+
+
+def test_a_line_typed_where_the_reading_saw_a_trace_of_it_is_a_check(demo_data, demo_map):
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+    read = _read_with_absence(demo_data, {("1906", "2006"): {"road": 0.33}})
+    found = {f.where: f for f in diff_maps(typed, read).findings}
+    assert (found["1906/2006"].severity, found["1906/2006"].confidence) == ("check", 0.33)
+    # Where the ground would hide a road, the reading says nothing either way.
+    read = _read_with_absence(demo_data, {("1906", "2006"): {"road": 0.5}})
+    found = {f.where: f for f in diff_maps(typed, read).findings}
+    assert found["1906/2006"].severity == "check"
+
+
+def test_a_line_the_reading_misses_beside_it_as_well_is_a_check(demo_data, demo_map):
+    # A trail typed on 0102/0103 and 0103/0104 (going on from each other) that the reading
+    # reads on neither, though it shows no trace of one: a faint line the reader may not see
+    # here at all, not two stretches typed too many.
+    demo_data["hexside_features"]["trail"]["note"] = "printed trails"
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["0102", "0103"], "features": ["trail"]},
+        {"hexes": ["0103", "0104"], "features": ["trail"]}]})
+    read = map_from_data({**demo_data, "hexside_features": {
+        **demo_data["hexside_features"],
+        "trail": {**demo_data["hexside_features"]["trail"], "absent": 0.91}}})
+    found = {f.where: f for f in diff_maps(typed, read).findings}
+    for where in ("0102/0103", "0103/0104"):
+        assert found[where].severity == "check"
+        assert "does not read the trail typed beside it either" in found[where].message
+
+
 def test_names_and_hex_features_are_compared(demo_data, demo_map):
     demo_data["hexes"]["1718"]["name"] = "Trevieres"
     demo_data["hexes"]["1718"]["features"] = []
