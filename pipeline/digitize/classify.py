@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -35,6 +36,7 @@ from pipeline.digitize.learn import (
     Examples,
     Learner,
     Reading,
+    drawn_examples,
     learn_terrain,
     suggest,
 )
@@ -234,12 +236,23 @@ class TerrainReader:
         given = _given(self, teaching)
         voted, light, votes = self._voted(given)
         examples = Examples.join([given, voted])
-        lit = self._lit = self._light(examples)
+        gains, kept = self._light(examples)
         examples = replace(examples, patches=_divide(examples.patches,
-                                                     lit.gains[_nearest(examples)]))
+                                                     gains[_nearest(examples)]))
+        spread = kept.spread if kept else light_spread(examples.patches, examples.labels,
+                                                       self.mask)
+        # The examples are drawn (Python, mostly) while other threads describe the lit hexes
+        # (NumPy and OpenCV, which let go of the interpreter).
+        with ThreadPoolExecutor(1) as pool:
+            described = pool.submit(self._lit_by, gains) if kept is None else None
+            drawn = drawn_examples(examples, self.frame, self.mask, across=self.lines["across"],
+                                   along=self.lines["along"], learner=self.learner,
+                                   spread=spread, memo=self.drawings)
+            lit = _Lit(gains, *described.result(), spread) if described else kept
+        assert lit is not None  # kept, or described anew
+        self._lit = lit
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
-                                across=self.lines["across"], along=self.lines["along"],
-                                learner=self.learner, spread=lit.spread, memo=self.drawings)
+                                learner=self.learner, drawn=drawn)
         self._last = reading
         shares = area_shares(*lit.cells, reading)
         if votes is not None and not self.legend.unsampled():
@@ -252,22 +265,25 @@ class TerrainReader:
         _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
 
-    def _light(self, examples: Examples) -> _Lit:
-        """The light to read under: measured on a first, quick reading (the colour votes,
-        where the legend prints every terrain's colour), then on the last read's reading,
-        and kept if it moved less than ``light_tolerance`` (:class:`_Lit`)."""
+    def _light(self, examples: Examples) -> tuple[F64, _Lit | None]:
+        """Each hex's light to read under, and the last read's :class:`_Lit` if it still holds.
+
+        The light is measured on a first, quick reading (the colour votes, where the legend
+        prints every terrain's colour), then on the last read's reading, and kept if it
+        moved less than ``light_tolerance``.
+        """
         lit = self._lit
         self.light_checks += 1
         if lit is None or self._last is None:
-            return self._lit_by(self._first_gains(examples), examples)
+            return self._first_gains(examples), None
         # What the last read found is a better reading to measure the light on than a first,
         # quick one; where the light has not moved, what was drawn under it still holds.
         gains = _hex_gains(self.colours, self.centres, self._last.main,
                            self._last.confidence, self.fit.hex_width, self.paper)
         self.light_moved = float(np.abs(np.log(gains / lit.gains)).max())
         if self.light_moved <= self.light_tolerance:
-            return lit
-        return self._lit_by(gains, examples)
+            return lit.gains, lit
+        return gains, None
 
     def _first_gains(self, examples: Examples) -> F64:
         """Each hex's light, from a first reading of the hexes as the scan shows them."""
@@ -292,10 +308,9 @@ class TerrainReader:
             self._votes = vote_terrain(self.image, self.fit, self.legend)
         return self._votes
 
-    def _lit_by(self, gains: F64, examples: Examples) -> _Lit:
-        """The hexes described with each hex's light taken out: the shadow, the glare, the
-        yellowing."""
-        lit = _divide(examples.patches, gains[_nearest(examples)])
+    def _lit_by(self, gains: F64) -> tuple[Descriptors, tuple[F64, F64]]:
+        """The hexes described, and cut into cells, with each hex's light taken out: the
+        shadow, the glare, the yellowing."""
 
         def block(s: slice) -> tuple[Descriptors, tuple[F64, F64]]:
             lab = lab_patches(_divide(self.patches[s], gains[s]))
@@ -306,9 +321,8 @@ class TerrainReader:
         # A block of hexes lit, described and cut into cells at a time, on every thread.
         parts = map_blocks(block, len(self.patches), _BLOCK, jobs=self.jobs)
         self.lights += 1
-        return _Lit(gains, Descriptors.stack([d for d, _ in parts]),
-                    (np.concatenate([c for _, (c, _) in parts]), parts[0][1][1]),
-                    light_spread(lit, examples.labels, self.mask))
+        return (Descriptors.stack([d for d, _ in parts]),
+                (np.concatenate([c for _, (c, _) in parts]), parts[0][1][1]))
 
     def _voted(self, given: Examples) -> tuple[Examples, Light | None, Votes | None]:
         """Examples from the legend's printed colours, for terrains the builder did not show."""

@@ -33,7 +33,15 @@ from pipeline.digitize.drawings import DrawingMemo, described_drawings
 from pipeline.digitize.patches import HexFrame
 from pipeline.workers import threads_for
 
-__all__ = ["Examples", "Learner", "Reading", "drawings_per_example", "learn_terrain", "suggest"]
+__all__ = [
+    "Examples",
+    "Learner",
+    "Reading",
+    "drawings_per_example",
+    "drawn_examples",
+    "learn_terrain",
+    "suggest",
+]
 
 _CANDIDATES = 1500  # hexes weighed for a suggestion: the most doubtful
 
@@ -160,7 +168,8 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                   frame: HexFrame, mask: BoolMap, *, across: Sequence[RGB] = (),
                   along: Sequence[RGB] = (), learner: Learner = Learner(),
                   spread: tuple[float, float, float] | None = None,
-                  memo: DrawingMemo | None = None) -> Reading:
+                  memo: DrawingMemo | None = None,
+                  drawn: Sequence[tuple[Descriptors, I64]] | None = None) -> Reading:
     """Read every hex's terrain, having learnt each from the examples.
 
     Parameters
@@ -187,13 +196,13 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         is drawn :func:`drawings_per_example` times, the first copies of the same
         drawings whatever their number, so a read with more examples uses an earlier
         read's drawings.
+    drawn
+        The examples' drawings, described, with their labels, a set a member
+        (:func:`drawn_examples`), when the caller has made them already.
     """
-    counts = drawings_per_example(learner, examples.labels)
-    if spread is None:
-        spread = light_spread(examples.patches, examples.labels, mask)
-    # Key swatches (no map hex) are named after their place in the list, past every hex.
-    keys = np.where(examples.hexes >= 0, examples.hexes,
-                    1_000_000 + np.arange(len(examples.hexes)))
+    if drawn is None:
+        drawn = drawn_examples(examples, frame, mask, across=across, along=along,
+                               learner=learner, spread=spread, memo=memo)
     scaler = RobustScaler(quantile_range=(10.0, 90.0)).fit(descriptors.take(GROUPS))
     x_all = scaler.transform(descriptors.take(GROUPS))
     # The trees split on 32-bit numbers: converted once here, not by every tree at every
@@ -201,16 +210,8 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     x32 = np.ascontiguousarray(x_all, np.float32)
     # Several members, each taught from its own drawings of the examples: what one set of
     # drawings happens to show (and one forest happens to split on) averages out.
-    taught: list[tuple[F32, I64]] = []
-    for member in range(learner.members):
-        augmenter = Augmenter(copies=learner.copies,
-                              across=tuple(across) or Augmenter().across,
-                              along=tuple(along) or Augmenter().along, spread=spread,
-                              seed=learner.seed + member)
-        drawn, labels = described_drawings(examples.patches, examples.labels, keys, frame,
-                                           mask, augmenter, memo, counts,
-                                           threads_for(learner.jobs))
-        taught.append((scaler.transform(drawn.take(GROUPS)).astype(np.float32), labels))
+    taught = [(scaler.transform(d.take(GROUPS)).astype(np.float32), labels)
+              for d, labels in drawn]
     n_classes = len(names)
     probability = _ensemble(taught, x32, n_classes, learner)
     own = examples.hexes[examples.hexes >= 0]
@@ -222,6 +223,43 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     # The builder's own examples are what they were said to be.
     probability[own] = np.eye(n_classes)[examples.labels[examples.hexes >= 0]]
     return Reading(tuple(names), probability, x_all)
+
+
+def drawn_examples(examples: Examples, frame: HexFrame, mask: BoolMap, *,
+                   across: Sequence[RGB] = (), along: Sequence[RGB] = (),
+                   learner: Learner = Learner(),
+                   spread: tuple[float, float, float] | None = None,
+                   memo: DrawingMemo | None = None) -> list[tuple[Descriptors, I64]]:
+    """The examples drawn again for each member of the learner, described, with labels.
+
+    The parameters are :func:`learn_terrain`'s. Drawing is mostly Python, so a caller
+    may make these while its other threads describe the map's hexes.
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 16)
+    >>> pats = np.full((2, 16, 16, 3), 200, np.uint8); pats[1] = 60
+    >>> ex = Examples(pats, np.array([0, 1]), np.array([3, 4]))
+    >>> sets = drawn_examples(ex, frame, frame.inside, learner=Learner(members=2, copies=3))
+    >>> [(len(d.values), labels.tolist()) for d, labels in sets][0]
+    (8, [0, 0, 0, 0, 1, 1, 1, 1])
+    """
+    counts = drawings_per_example(learner, examples.labels)
+    if spread is None:
+        spread = light_spread(examples.patches, examples.labels, mask)
+    # Key swatches (no map hex) are named after their place in the list, past every hex.
+    keys = np.where(examples.hexes >= 0, examples.hexes,
+                    1_000_000 + np.arange(len(examples.hexes)))
+    out = []
+    for member in range(learner.members):
+        augmenter = Augmenter(copies=learner.copies,
+                              across=tuple(across) or Augmenter().across,
+                              along=tuple(along) or Augmenter().along, spread=spread,
+                              seed=learner.seed + member)
+        out.append(described_drawings(examples.patches, examples.labels, keys, frame, mask,
+                                      augmenter, memo, counts, threads_for(learner.jobs)))
+    return out
 
 
 def drawings_per_example(learner: Learner, labels: I64) -> I64:
