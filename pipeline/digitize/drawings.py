@@ -26,9 +26,10 @@ I64 = NDArray[np.int64]
 F64 = NDArray[np.float64]
 BoolMap = NDArray[np.bool_]
 
-# One described copy: the augmenter, the example's key, label and copy number (-1: the
-# example as given), and digests of its patch and of the patch drawn over part of it.
-Key = tuple[Augmenter, int, int, int, bytes, bytes]
+# One described copy: the augmenter (None for the example as given), the example's key,
+# label and copy number (-1: the example as given), and digests of its patch and of the
+# patch drawn over part of it.
+Key = tuple[Augmenter | None, int, int, int, bytes, bytes]
 
 
 class DrawingMemo:
@@ -93,8 +94,9 @@ def described_drawings(patches: U8, labels: I64, keys: I64, frame: HexFrame, mas
     for i in range(len(labels)):
         for copy in range(-1, int(counts[i])):
             other = int(others[i, copy]) if copy >= 0 else -1
-            key = (augmenter, int(keys[i]), int(labels[i]), copy, digests[i],
-                   digests[other] if other >= 0 else b"")
+            # The example as given is the same under any augmenter (every member's).
+            key = (augmenter if copy >= 0 else None, int(keys[i]), int(labels[i]), copy,
+                   digests[i], digests[other] if other >= 0 else b"")
             row = memo.get(key)
             if row is None:
                 missing.append((len(rows), i, copy))
