@@ -23,11 +23,12 @@ each centre:
 
 Every hexside also gets each line's **trace**, the evidence that it is *not*
 there: the share of the places on the path's half showing most of the line's
-colour (from the first look, the map's furniture left out). A line crossing a
-hexside shows on both halves, so a hexside where neither half shows any of
-its colour carries none; a half whose ground is the line's own colour (a
-grey road on a grey city) cannot show it and says nothing (NaN when neither
-half can).
+colour, each next to another that shows it too (from the first look, the
+map's furniture left out: a line runs on, a speck of its colour does not). A
+line crossing a hexside shows on both halves, so a hexside where neither half
+shows a run of its colour carries none; a half whose ground is the line's own
+colour (a grey road on a grey city) cannot show it and says nothing (NaN when
+neither half can).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from pipeline.digitize.legend import Legend
 from pipeline.digitize.linereader import LineColours, LineReader
 from pipeline.digitize.sidegeometry import SideGeometry
 
-__all__ = ["Crossings", "read_crossings"]
+__all__ = ["Crossings", "paired", "read_crossings"]
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -212,20 +213,50 @@ def _traces(reader: LineReader, geo: SideGeometry, legend: Legend, names: list[s
     reading tells where one crosses.
     """
     half = label.shape[1] // 2
-    seen = ~furniture
+    halves = (slice(0, half), slice(half, None))
     out = np.full((len(geo.sides), len(names)), np.nan)
     for members in groups:
-        lit = np.isin(label, members).any(axis=2) & seen
+        mine = np.isin(label, members).any(axis=2)
+        # Under another line's colour, a mark or the ink (a bridge, a name) the line may
+        # run unseen: such places say nothing, and they join the places either side.
+        under = ((label >= 0) & ~np.isin(label, members)).any(axis=2) & ~mine
+        seen = ~furniture & ~under
+        lit = paired(mine & ~furniture, halves, beside=under)
         own = [k for k, nm in enumerate(names) if colours.owners.index(nm) in members]
         lab = to_lab(np.array([c for k in own for c in legend.features[names[k]].colours],
                               float))
         visible = geo.inner & ~reader.hides(lab).T  # (hexsides, 2)
         shares = []
-        for k, part in enumerate((slice(0, half), slice(half, None))):
+        for k, part in enumerate(halves):
             count = seen[:, part].sum(axis=1)
             s = lit[:, part].sum(axis=1) / np.maximum(count, 1)
             shares.append(np.where(visible[:, k] & (count > 0), s, np.nan))
         out[:, own] = np.fmax(*shares)[:, None]  # NaN only where neither half can show it
+    return out
+
+
+def paired(shown: B, parts: tuple[slice, ...], beside: B | None = None) -> B:
+    """Places ``(hexsides, places)`` that show a line next to a place that shows it too.
+
+    Places are judged within each of ``parts`` (the halves of a path, or a hexside's
+    whole length): a line runs on through neighbouring places, a speck of its colour
+    (a town's dot, a letter) lights one. A place ``beside`` (where the line may run
+    hidden) counts as a neighbour that shows it.
+
+    >>> paired(np.array([[True, True, False, True]]), (slice(0, 4),)).tolist()
+    [[True, True, False, False]]
+    >>> paired(np.array([[True, False, False, True]]), (slice(0, 4),),
+    ...        beside=np.array([[False, False, True, False]])).tolist()
+    [[False, False, False, True]]
+    """
+    near = shown if beside is None else shown | beside
+    out = np.zeros_like(shown)
+    for part in parts:
+        s, n = shown[:, part], near[:, part]
+        keep = np.zeros_like(s)
+        keep[:, 1:] |= s[:, 1:] & n[:, :-1]
+        keep[:, :-1] |= s[:, :-1] & n[:, 1:]
+        out[:, part] = keep
     return out
 
 

@@ -31,8 +31,9 @@ read as the legend's ink is: it is no feature.
 Every hexside examined also says how sure the reading is that each line it did
 not read there is absent (:attr:`HexsideReading.absent`), from the line's
 trace: along a hexside, the share of places whose core holds some of the
-line's colour, line or not (the tests above left out); across, the crossing
-reader's trace. See :func:`~pipeline.digitize.sideconfidence.absence`.
+line's colour, line or not (the tests above left out), next to another that
+does too; across, the crossing reader's trace. See
+:func:`~pipeline.digitize.sideconfidence.absence`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from numpy.typing import NDArray
 
 from pipeline.digitize.bridges import read_bridges
 from pipeline.digitize.colours import INK, to_lab
-from pipeline.digitize.crossings import read_crossings
+from pipeline.digitize.crossings import paired, read_crossings
 from pipeline.digitize.gridfit import GridFit
 from pipeline.digitize.hexcolours import HexColours
 from pipeline.digitize.legend import Legend
@@ -187,7 +188,8 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
         _add(found, geo.sides, share >= _ALONG_MIN, name, "along", share)
         # Where both grounds are the line's colour, no share of places says it is not there.
         unseen = reader.hides(to_lab(np.array(features[name].colours, float))).all(axis=0)
-        traces[name] = ("along", np.where(unseen, np.nan, tinted[name].mean(axis=1)))
+        trace = paired(tinted[name], (slice(None),)).mean(axis=1)
+        traces[name] = ("along", np.where(unseen, np.nan, trace))
     for k, name in enumerate(across):
         _add(found, geo.sides, cross.feature == k, name, "across", cross.share * cross.clarity)
         traces[name] = ("across", cross.trace[:, k])

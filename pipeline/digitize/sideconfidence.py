@@ -66,14 +66,13 @@ def confidence(kind: Kind, evidence: float) -> float:
 # (see :func:`absence`), measured on the foreign-style bench (the six maps read on the
 # truth's grid; `python bench/foreign.py --side-calibration`): each bin of traces at its
 # upper end, made monotone and rounded down; straight in between. The least trace a
-# hexside can leave is one place of ten along it, or of eight on a half of the path:
+# hexside can leave is two places of ten along it, or of eight on a half of the path:
 # the tables step there. No line the reader missed left no trace (0 of 13 rivers and
-# roads; none either on the grid found), where nine hexsides in ten without one do;
-# one more of each bin keeps a bin no miss fell in from reading as certain.
+# roads; none either on the grid found), where 19 hexsides in 20 without one do; one
+# more of each bin keeps a bin no miss fell in from reading as certain.
 ABSENCE: dict[LineKind, tuple[tuple[float, float], ...]] = {
-    "along": ((0.0, 0.9), (0.1, 0.14), (0.25, 0.14), (0.5, 0.02), (0.75, 0.0)),
-    "across": ((0.0, 0.91), (0.125, 0.53), (0.25, 0.53), (0.5, 0.33), (0.75, 0.1),
-               (1.0, 0.02)),
+    "along": ((0.0, 0.9), (0.2, 0.02), (0.25, 0.02), (0.5, 0.01), (0.75, 0.0)),
+    "across": ((0.0, 0.92), (0.25, 0.28), (0.5, 0.28), (0.75, 0.16), (1.0, 0.02)),
 }
 #: The confidence of absence where the ground would hide the line: no evidence either way.
 UNSEEN = 0.5
@@ -92,7 +91,7 @@ def absence(kind: LineKind, trace: float) -> float:
     the line that the reader did not read left that trace.
 
     >>> absence("across", 0.0), absence("across", 1.0), absence("across", float("nan"))
-    (0.91, 0.02, 0.5)
+    (0.92, 0.02, 0.5)
     """
     if trace != trace:  # NaN: the ground would hide the line
         return UNSEEN
