@@ -10,9 +10,9 @@ questions (:meth:`~pipeline.rules.systems.base.System.stepper`, ``enter``, ``end
 the rules are said once. What it drops is the bookkeeping of ways and refusals, and what
 it changes is the queue: MP are counted in whole units of ``1/scale`` (a half MP for a
 road at ½, 000 §5.4.1), so the states are settled from an array of buckets, one per
-count of units, with no heap; hexes are numbered, and a plain state (nothing remembered,
-no stop) is its hex's number. A step whose MP are not a whole number of units at any
-of :data:`SCALES` leaves the question to the full search.
+count of units, with no heap; hexes are numbered (:mod:`pipeline.rules.numbering`), and
+a plain state (nothing remembered, no stop) is its hex's number. A step whose MP are not
+a whole number of units at any of :data:`SCALES` leaves the question to the full search.
 
 A system whose steps after the first depend on more than the hexes and what the mover
 remembers (its MP spent, its steps so far, a die) answers ``None`` to
@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Container
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import ONE_HEX, Move, MoveQuery
+from pipeline.rules.numbering import numbering
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -66,24 +66,6 @@ _Row = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 class _Fractional(Exception):
     """A step's MP are not a whole number of units."""
-
-
-@dataclass(frozen=True)
-class _Numbering:
-    """The map's hexes numbered (the grid's order), kept for every engine on the map."""
-
-    hexes: tuple[Hex, ...]
-    ids: dict[Hex, int]
-
-
-def _numbering(engine: Engine) -> _Numbering:
-    memo = engine.situation.terrain_memo
-    known = memo.get(("hex_numbers",))
-    if known is None:
-        hexes = tuple(engine.grid.adjacency)
-        known = memo[("hex_numbers",)] = _Numbering(hexes, {h: i for i, h in
-                                                              enumerate(hexes)})
-    return cast(_Numbering, known)
 
 
 def cheapest_costs(engine: Engine, query: MoveQuery, first: Move
@@ -132,9 +114,9 @@ class _Search:
     def __init__(self, engine: Engine, query: MoveQuery, first: Move, scale: int,
                  rows: dict[int, _Row], barred: Container[Hex]) -> None:
         system = engine.system
-        numbering = _numbering(engine)
+        numbers = numbering(engine)
         self.engine, self.query, self.first, self.scale = engine, query, first, scale
-        self.hexes, self.ids, self.rows = numbering.hexes, numbering.ids, rows
+        self.hexes, self.ids, self.rows = numbers.hexes, numbers.ids, rows
         self.stepper = system.stepper(engine, query)
         self.enter, self.carried = system.enter, system.carried
         self.barred = barred

@@ -38,14 +38,14 @@ the rules cut.
 from __future__ import annotations
 
 import heapq
-from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import SupplySource, TerrainLimit
 from pipeline.rules.errors import RulesError
+from pipeline.rules.numbering import Numbering, numbering
 from pipeline.rules.select import any_holds, selects
 from pipeline.rules.situation import Marker, Unit
 from pipeline.rules.terrain import prohibited_hexes, prohibiting
@@ -71,29 +71,47 @@ class Tracing:
         return replace(self, relaxed=self.relaxed | frozenset(keys))
 
 
-# (hex, hexes of each limited terrain passed, the line leaves this hex by a road hexside)
-_State = tuple[Hex, tuple[int, ...], bool]
+# (hex's number, hexes of each limited terrain passed, the line leaves this hex by a road
+# hexside)
+_State = tuple[int, tuple[int, ...], bool]
 
 
 @dataclass(frozen=True)
 class Lines:
-    """The result of one multi-source search: the best state of each hex reached."""
+    """The result of one multi-source search: the best state of each hex reached.
 
-    best: dict[Hex, _State]
-    count: dict[_State, float]
-    parent: dict[_State, _State | None]
+    The states are kept by index, in the order the search made them: the number of each
+    one's hex (:mod:`pipeline.rules.numbering`), what its line counts and the state it
+    came from (``-1``: a source); ``best`` holds the index of each reached hex's best state
+    by the hex's number."""
+
+    numbers: Numbering
+    best: dict[int, int]
+    at: list[int]
+    count: list[float]
+    parent: list[int]
+
+    def reaches(self, h: Hex) -> bool:
+        """Whether a line runs from ``h`` to a source."""
+        return self.numbers.ids[h] in self.best
+
+    def reached(self, among: Iterable[Hex]) -> frozenset[Hex]:
+        """The hexes ``among`` a line runs from."""
+        ids, best = self.numbers.ids, self.best
+        return frozenset(h for h in among if ids[h] in best)
 
     def counted(self, h: Hex) -> float:
         """What the best line from ``h`` counts."""
-        return self.count[self.best[h]]
+        return self.count[self.best[self.numbers.ids[h]]]
 
     def path(self, h: Hex) -> tuple[Hex, ...]:
         """The line from ``h`` to its source."""
+        hexes, at, parent = self.numbers.hexes, self.at, self.parent
         out: list[Hex] = []
-        state: _State | None = self.best[h]
-        while state is not None:
-            out.append(state[0])
-            state = self.parent[state]
+        state = self.best[self.numbers.ids[h]]
+        while state >= 0:
+            out.append(hexes[at[state]])
+            state = parent[state]
         return tuple(out)
 
 
@@ -108,10 +126,11 @@ class _Source:
 
 @dataclass
 class _Map:
-    """What tracing needs of the map, worked out once per engine."""
+    """What tracing needs of the map, by the hexes' numbers, worked out once per situation."""
 
-    counts: dict[Hex, tuple[float, int | None]]   # what entering a hex counts, by which entry
-    limited: dict[Hex, tuple[int, ...]]            # the terrain limits a hex falls under
+    counts: list[tuple[float, int | None]]   # what entering a hex counts, by which entry
+    limited: dict[int, tuple[int, ...]]      # the terrain limits a hex falls under
+    entries: frozenset[int]                  # the hex_counts entries some hex falls under
 
 
 @dataclass(frozen=True)
@@ -172,7 +191,7 @@ def _side_answers(engine: Engine, side: str, units: list[Unit]) -> dict[str, Sup
         closed = _own_hex_closed(engine, unit)
         if closed is not None:
             answers[unit.id] = closed
-        elif unit.hex in lines.best:
+        elif lines.reaches(unit.hex):
             answers[unit.id] = _in_supply(engine, lines, unit.hex, sources)
         else:
             cut.append(unit)
@@ -394,20 +413,22 @@ def _supply_map(engine: Engine) -> _Map:
 def _make_supply_map(engine: Engine) -> _Map:
     length = engine.profile.supply.length
     gmap = engine.situation.map
-    counts: dict[Hex, tuple[float, int | None]] = {}
-    limited: dict[Hex, tuple[int, ...]] = {}
-    for h in engine.grid.adjacency:
+    plain: tuple[float, int | None] = (length.default, None)
+    counts: list[tuple[float, int | None]] = []
+    limited: dict[int, tuple[int, ...]] = {}
+    for x, h in enumerate(numbering(engine).hexes):
         tags = gmap.tags(h)
-        counts[h] = (length.default, None)
+        counted = plain
         for i, entry in enumerate(length.hex_counts):
             if ((entry.terrain is not None and entry.terrain in tags)
                     or (entry.feature is not None and gmap.is_feature_hex(h, entry.feature))):
-                counts[h] = (entry.counts, i)
+                counted = (entry.counts, i)
                 break
+        counts.append(counted)
         hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
         if hits:
-            limited[h] = hits
-    return _Map(counts, limited)
+            limited[x] = hits
+    return _Map(counts, limited, frozenset(i for _, i in counts if i is not None))
 
 
 def _side_of(engine: Engine, a: Hex, b: Hex) -> _Side:
@@ -475,24 +496,33 @@ def _trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None) -> 
     return _cheapest_first(engine, tracing, starts, sources, limit, limits, step_ok, targets)
 
 
-def _step_filter(engine: Engine, tracing: Tracing) -> Callable[[Hex, Hex, _Side], bool]:
-    """Whether the line's step from ``y`` into ``x`` may be made (blocking hexsides, 003
-    §5.7.4; prohibited terrain, 001 §6.0). Across a bare hexside only the terrain of ``x``
-    can prohibit it: those hexes are worked out once."""
+def _step_filter(engine: Engine, tracing: Tracing) -> Callable[[int, int, _Side], bool]:
+    """Whether the line's step from hex ``y`` into hex ``x`` (their numbers) may be made
+    (blocking hexsides, 003 §5.7.4; prohibited terrain, 001 §6.0). Across a bare hexside
+    only the terrain of ``x`` can prohibit it: those hexes are worked out once."""
     rules, relaxed = engine.profile.supply, tracing.relaxed
     prohibited = rules.prohibited if "prohibited" not in relaxed else None
     blocking = frozenset(i for i in range(len(rules.blocking_hexsides))
                          if f"blocker:{i}" not in relaxed)
-    barred = prohibited_hexes(engine, prohibited.unit_class) if prohibited else frozenset()
+    barred = _prohibited_numbers(engine, prohibited.unit_class) if prohibited else frozenset()
+    hexes = numbering(engine).hexes
 
-    def ok(y: Hex, x: Hex, side: _Side) -> bool:
+    def ok(y: int, x: int, side: _Side) -> bool:
         if side is _PLAIN:
             return x not in barred
         if side.blockers and any(i in blocking for i in side.blockers):
             return False
-        return prohibited is None or prohibiting(engine, y, x, prohibited.unit_class) is None
+        return prohibited is None or prohibiting(engine, hexes[y], hexes[x],
+                                                 prohibited.unit_class) is None
 
     return ok
+
+
+def _prohibited_numbers(engine: Engine, unit_class: str) -> frozenset[int]:
+    """The numbers of the hexes ``unit_class`` may not enter (the map's alone)."""
+    ids = numbering(engine).ids
+    return _position_kept(engine, f"supply_prohibited:{unit_class}", lambda e: frozenset(
+        ids[h] for h in prohibited_hexes(e, unit_class)))
 
 
 def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
@@ -501,116 +531,153 @@ def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
     return start or _open(engine, side, x)
 
 
-Edges = dict[Hex, tuple[tuple[Hex, _Side], ...]]
+@dataclass(frozen=True)
+class _Around:
+    """Each hex's neighbours by number and, around a hex with a featured hexside, the
+    hexside to each as tracing sees it (both filled in as the searches go, for every
+    engine on the situation)."""
+
+    numbers: list[tuple[int, ...] | None]
+    sides: dict[int, tuple[_Side, ...]]
+
+    def of(self, engine: Engine, x: int) -> tuple[int, ...]:
+        """The numbers of the neighbours of hex number ``x``, in the grid's order."""
+        around = self.numbers[x]
+        if around is None:
+            numbers = numbering(engine)
+            ids = numbers.ids
+            around = self.numbers[x] = tuple(
+                ids[y] for y in engine.grid.adjacency[numbers.hexes[x]])
+        return around
+
+    def sides_of(self, engine: Engine, x: int) -> tuple[_Side, ...]:
+        """The hexsides between hex number ``x`` and each of its neighbours."""
+        known = self.sides.get(x)
+        if known is None:
+            sides, hexes = _sides(engine), numbering(engine).hexes
+            here = hexes[x]
+            known = self.sides[x] = tuple(sides.get((hexes[y], here), _PLAIN)
+                                          for y in self.of(engine, x))
+        return known
 
 
-def _edges(engine: Engine) -> Edges:
-    """Each hex's neighbours with the hexside between, filled in as the searches go."""
-    known = engine.situation.terrain_memo.setdefault(("supply_edges",), {})
-    assert isinstance(known, dict)
-    return known
-
-
-def _neighbours(engine: Engine, edges: Edges, x: Hex) -> tuple[tuple[Hex, _Side], ...]:
-    around = edges.get(x)
-    if around is None:
-        sides = _sides(engine)
-        around = edges[x] = tuple((y, sides.get((y, x), _PLAIN))
-                                  for y in engine.grid.adjacency[x])
-    return around
+def _around(engine: Engine) -> _Around:
+    return _position_kept(engine, "supply_around", lambda e: _Around(
+        [None] * len(numbering(e).hexes), {}))
 
 
 def _present(engine: Engine) -> frozenset[str]:
     """Every terrain and hexside feature the map uses."""
     def make(engine: Engine) -> frozenset[str]:
         gmap = engine.situation.map
-        found = {f for feats in gmap.hexsides.values() for f in feats}
-        return frozenset(found | {t for h in engine.grid.adjacency for t in gmap.tags(h)})
+        found = {f for feats in set(gmap.hexsides.values()) for f in feats}
+        bare = (gmap.default_terrain,)
+        mixes = {gmap.terrain.get(h, bare) for h in engine.grid.adjacency}
+        return frozenset(found | {t for tags in mixes for t in tags})
     return _position_kept(engine, "supply_present", make)
 
 
-def _featured(engine: Engine) -> frozenset[Hex]:
-    """The hexes with at least one hexside that has a feature."""
+def _featured(engine: Engine) -> frozenset[int]:
+    """The numbers of the hexes with at least one hexside that has a feature (a hexside
+    on the map's edge names a hex off it, which has none)."""
+    ids = numbering(engine).ids
     return _position_kept(engine, "supply_featured", lambda e: frozenset(
-        h for side in e.situation.map.hexsides for h in (side.a, side.b)))
+        ids[h] for side in e.situation.map.hexsides for h in (side.a, side.b) if h in ids))
 
 
 def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
     """Every hexside with a feature, both ways round, as tracing sees it."""
     def make(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
         found: dict[tuple[Hex, Hex], _Side] = {}
-        for side in engine.situation.map.hexsides:
-            found[(side.a, side.b)] = found[(side.b, side.a)] = _side_of(engine, side.a, side.b)
+        # What a hexside is to a line depends on its features alone: few kinds on a map.
+        kinds: dict[frozenset[str], _Side] = {}
+        for side, features in engine.situation.map.hexsides.items():
+            kind = kinds.get(features)
+            if kind is None:
+                kind = kinds[features] = _side_of(engine, side.a, side.b)
+            found[(side.a, side.b)] = found[(side.b, side.a)] = kind
         return found
     return _position_kept(engine, "supply_sides", make)
 
 
+def _closed_numbers(engine: Engine, tracing: Tracing) -> frozenset[int]:
+    """:func:`_closed` by the hexes' numbers (a fact of the position, kept for its
+    engines)."""
+    relaxed = tracing.relaxed
+    key = ("supply_closed_numbers", tracing.side, "enemy_units" in relaxed, "ezoc" in relaxed)
+    memo = engine.situation.position_memo
+    known = memo.get(key)
+    if known is None:
+        ids = numbering(engine).ids
+        known = memo[key] = frozenset(ids[h] for h in _closed(engine, tracing.side, relaxed))
+    return cast("frozenset[int]", known)
+
+
 def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                    sources: dict[Hex, _Source], limit: float | None,
-                   step_ok: Callable[[Hex, Hex, _Side], bool],
+                   step_ok: Callable[[int, int, _Side], bool],
                    targets: frozenset[Hex] | None) -> Lines:
-    """:func:`trace` when every hex counts the same: a breadth-first search."""
+    """:func:`trace` when every hex counts the same: a breadth-first search, its queue the
+    states themselves in the order they are made."""
     rules = engine.profile.supply
     per_hex = rules.length.default
     plain = not rules.blocking_hexsides and rules.prohibited is None
-    adjacency = engine.grid.adjacency
-    sides = _sides(engine)
+    numbers = numbering(engine)
+    ids = numbers.ids
     featured = _featured(engine)
     relaxed = tracing.relaxed
-    barred = (prohibited_hexes(engine, rules.prohibited.unit_class)
+    barred = (_prohibited_numbers(engine, rules.prohibited.unit_class)
               if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
-    closed = _closed(engine, tracing.side, tracing.relaxed)
-    count: dict[_State, float] = {}
-    parent: dict[_State, _State | None] = {}
-    queue: deque[_State] = deque()
-    initial = set(starts)
-    for s in starts:
-        first: _State = (s, (), False)
-        count[first], parent[first] = 0.0, None
-        queue.append(first)
-    best: dict[Hex, _State] = {}
-    remaining = set(targets) if targets is not None else None
-    seen: set[Hex] = set(starts)
-    while queue:
-        state = queue.popleft()
-        x = state[0]
+    closed = _closed_numbers(engine, tracing)
+    around = _around(engine)
+    numbers_of, sides_of = around.numbers, around.sides
+    at = [ids[s] for s in starts]
+    count = [0.0] * len(at)
+    parent = [-1] * len(at)
+    initial = set(at)
+    best: dict[int, int] = {}
+    remaining = {ids[t] for t in targets} if targets is not None else None
+    seen = set(at)
+    state = 0
+    while state < len(at):
+        x = at[state]
         best[x] = state  # _settle, inlined
         if remaining is not None:
             remaining.discard(x)
             if not remaining:
                 break
+        total = count[state] + per_hex
+        state += 1
         if x in closed and x not in initial:
             continue  # a source is only entered; any other hex must be open (_open)
-        total = count[state] + per_hex
         if limit is not None and total > limit:
             continue
-        # Across a bare hexside only x's own terrain can stop the step into it.
-        check = not plain and x in featured
-        x_barred = x in barred
-        for y in adjacency[x]:
-            if y in seen:
-                continue
-            if check:
-                side = sides.get((y, x), _PLAIN)
-                if not step_ok(y, x, side):
-                    continue
-            elif x_barred:
-                continue
-            seen.add(y)
-            nxt: _State = (y, (), False)
-            count[nxt], parent[nxt] = total, state
-            queue.append(nxt)
-    return Lines(best, count, parent)
+        ys = numbers_of[x] or around.of(engine, x)
+        if not plain and x in featured:
+            for y, side in zip(ys, sides_of.get(x) or around.sides_of(engine, x), strict=True):
+                if y not in seen and step_ok(y, x, side):
+                    seen.add(y)
+                    at.append(y)
+                    count.append(total)
+                    parent.append(state - 1)
+        elif x not in barred:  # across a bare hexside only x's own terrain can stop a step
+            for y in ys:
+                if y not in seen:
+                    seen.add(y)
+                    at.append(y)
+                    count.append(total)
+                    parent.append(state - 1)
+    return Lines(numbers, best, at, count, parent)
 
 
 def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                     sources: dict[Hex, _Source], limit: float | None,
                     limits: list[tuple[int, TerrainLimit]],
-                    step_ok: Callable[[Hex, Hex, _Side], bool],
+                    step_ok: Callable[[int, int, _Side], bool],
                     targets: frozenset[Hex] | None) -> Lines:
     """:func:`trace` with counts that differ or terrain limits: a cheapest-first search over
-    (hex, limited hexes passed, leaves by road). The hot loop of supply: locals, and the
-    hexside tests only where a hexside has a feature."""
+    (hex, limited hexes passed, leaves by road). The hot loop of supply: locals, states by
+    index, and the hexside tests only where a hexside has a feature."""
     rules = engine.profile.supply
     length, relaxed = rules.length, tracing.relaxed
     terrain = _supply_map(engine)
@@ -624,74 +691,124 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
                                   if k.startswith("crossing:"))
     checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
-    closed = _closed(engine, tracing.side, tracing.relaxed)
-    heap: list[tuple[float, int, _State]] = []
-    count: dict[_State, float] = {}
-    parent: dict[_State, _State | None] = {}
-    tick = 0
+    closed = _closed_numbers(engine, tracing)
+    numbers = numbering(engine)
+    ids = numbers.ids
+    # The states by index; each (limited hexes passed, leaves by road) pair's states by
+    # their hex's number.
+    states: list[_State] = []
+    layers: dict[tuple[tuple[int, ...], bool], dict[int, int]] = {}
+    at: list[int] = []
+    count: list[float] = []
+    parent: list[int] = []
     zero = tuple(0 for _ in limits)
-    initial = set(starts)
+    initial = {ids[s] for s in starts}
+    sources_layer = layers[(zero, True)] = {}
     for s in starts:
-        first: _State = (s, zero, True)
-        count[first], parent[first] = 0.0, None
-        heap.append((0.0, tick, first))
-        tick += 1
-    heapq.heapify(heap)
-    best: dict[Hex, _State] = {}
-    remaining = set(targets) if targets is not None else None
-    push, pop = heapq.heappush, heapq.heappop
-    edges = _edges(engine)
-    while heap:
-        d, _, state = pop(heap)
-        if d > count[state]:
-            continue  # a state is pushed again only for less: this entry is stale
-        x, used, leaves_by_road = state
-        if x not in best:
-            best[x] = state  # _settle, inlined
-            if remaining is not None:
-                remaining.discard(x)
-                if not remaining:
-                    break
-        if x in closed and x not in initial:
-            continue  # a source is only entered; any other hex must be open (_open)
-        base, entry = counts[x]
-        if entry is not None and entry in relaxed_counts:
-            base = default
-        hits = limited.get(x) if limited else None
-        if hits is not None and len(slot) != len(limits_all):
-            hits = tuple(i for i in hits if i in slot)
-        # The limited hexes passed once x is entered: the same from every neighbour but
-        # by road, where one entered and left along roads is not counted (003 §10.3.2).
-        now_plain: tuple[int, ...] | None = used
-        now_road: tuple[int, ...] | None = used
-        if hits:
-            now_plain = now_road = _bumped(used, hits, slot, maxima, frozenset())
-            if leaves_by_road and not by_roads.isdisjoint(hits):
-                now_road = _bumped(used, hits, slot, maxima, by_roads)
-        around = edges.get(x) or _neighbours(engine, edges, x)
-        for y, side in around:
-            if side is _PLAIN:
-                step, road, now = base, False, now_plain
-            else:
-                if checks and not step_ok(y, x, side):
-                    continue
-                step, road = base, side.road
-                now = now_road if road else now_plain
-                if side.road_count is not None:
-                    step = side.road_count[0]
-                elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
-                    step = side.crossing[0]
-            if now is None:
-                continue  # more limited hexes than the limit allows
-            total = d + step
-            if limit is not None and total > limit:
+        sources_layer[ids[s]] = len(states)
+        states.append((ids[s], zero, True))
+        at.append(ids[s])
+        count.append(0.0)
+        parent.append(-1)
+    # Cheapest first, and in the order they were reached among equals: the states reached
+    # at each count in a list, the counts in a heap.
+    queue: dict[float, list[int]] = {0.0: list(range(len(states)))}
+    counts_due = [0.0]
+    best: dict[int, int] = {}
+    remaining = {ids[t] for t in targets} if targets is not None else None
+    around = _around(engine)
+    numbers_of, sides_of = around.numbers, around.sides
+    featured = _featured(engine)
+    while counts_due:
+        d = heapq.heappop(counts_due)
+        for state in queue[d]:
+            if d > count[state]:
+                continue  # a state is reached again only for less: this one is stale
+            x, used, leaves_by_road = states[state]
+            if x not in best:
+                best[x] = state  # _settle, inlined
+                if remaining is not None:
+                    remaining.discard(x)
+                    if not remaining:
+                        return Lines(numbers, best, at, count, parent)
+            if x in closed and x not in initial:
+                continue  # a source is only entered; any other hex must be open (_open)
+            base, entry = counts[x]
+            if entry is not None and entry in relaxed_counts:
+                base = default
+            hits = limited.get(x) if limited else None
+            if hits is not None and len(slot) != len(limits_all):
+                hits = tuple(i for i in hits if i in slot)
+            # The limited hexes passed once x is entered: the same from every neighbour but
+            # by road, where one entered and left along roads is not counted (003 §10.3.2).
+            now_plain: tuple[int, ...] | None = used
+            now_road: tuple[int, ...] | None = used
+            if hits:
+                now_plain = now_road = _bumped(used, hits, slot, maxima, frozenset())
+                if leaves_by_road and not by_roads.isdisjoint(hits):
+                    now_road = _bumped(used, hits, slot, maxima, by_roads)
+            ys = numbers_of[x] or around.of(engine, x)
+            if x in featured:
+                groups = _steps(ys, sides_of.get(x) or around.sides_of(engine, x), x, d, base,
+                                now_plain, now_road, limited, relaxed_crossings,
+                                step_ok if checks else None)
+            elif now_plain is None:
                 continue
-            nxt: _State = (y, now, road and y in limited)
-            if total < count.get(nxt, total + 1):
-                count[nxt], parent[nxt] = total, state
-                tick += 1
-                push(heap, (total, tick, nxt))
-    return Lines(best, count, parent)
+            else:  # every hexside bare: the same step into x from each neighbour
+                groups = [((d + base, now_plain, False), ys)]
+            for (total, now, road), into in groups:
+                if limit is not None and total > limit:
+                    continue
+                layer = layers.get((now, road))
+                if layer is None:
+                    layer = layers[(now, road)] = {}
+                due: list[int] | None = None
+                for y in into:
+                    known = layer.get(y)
+                    if known is None:
+                        known = layer[y] = len(states)
+                        states.append((y, now, road))
+                        at.append(y)
+                        count.append(total)
+                        parent.append(state)
+                    elif total < count[known]:
+                        count[known], parent[known] = total, state
+                    else:
+                        continue
+                    if due is None:
+                        due = queue.get(total)
+                        if due is None:
+                            due = queue[total] = []
+                            heapq.heappush(counts_due, total)
+                    due.append(known)
+        del queue[d]
+    return Lines(numbers, best, at, count, parent)
+
+
+def _steps(ys: tuple[int, ...], sides: tuple[_Side, ...], x: int, d: float, base: float,
+           now_plain: tuple[int, ...] | None, now_road: tuple[int, ...] | None,
+           limited: Mapping[int, object], relaxed_crossings: frozenset[int],
+           step_ok: Callable[[int, int, _Side], bool] | None
+           ) -> list[tuple[tuple[float, tuple[int, ...], bool], tuple[int, ...]]]:
+    """The lines' steps into ``x`` from each neighbour ``y`` across a featured hexside: what
+    the line counts on entering x (from ``d``, what it counts from x on), the limited hexes
+    it has passed, and whether it leaves y by a road into a limited hex; with ``(y,)``."""
+    out: list[tuple[tuple[float, tuple[int, ...], bool], tuple[int, ...]]] = []
+    for y, side in zip(ys, sides, strict=True):
+        if side is _PLAIN:
+            step, road, now = base, False, now_plain
+        else:
+            if step_ok is not None and not step_ok(y, x, side):
+                continue
+            step, road = base, side.road
+            now = now_road if road else now_plain
+            if side.road_count is not None:
+                step = side.road_count[0]
+            elif side.crossing is not None and side.crossing[1] not in relaxed_crossings:
+                step = side.crossing[0]
+        if now is not None:  # else more limited hexes than the limit allows
+            out.append(((d + step, now, road and y in limited), (y,)))
+    return out
 
 
 def _bumped(used: tuple[int, ...], hits: tuple[int, ...], slot: dict[int, int],
@@ -752,7 +869,7 @@ def _relaxations(engine: Engine, side: str) -> Iterator[_Relaxation]:
                               f" hex{'es' if lim.max != 1 else ''}{roads}")
     if length.max is not None:
         for i, entry in enumerate(length.hex_counts):
-            if entry.counts > length.default and any(c[1] == i for c in terrain.counts.values()):
+            if entry.counts > length.default and i in terrain.entries:
                 what = (f"{_words(entry.terrain)} hexes" if entry.terrain else
                         f"hexes with a {_words(entry.feature or '')} hexside")
                 yield _Relaxation(f"count:{i}", entry.cite or length.cite,
@@ -793,7 +910,7 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
                  *(c.counts for c in length.roads), *(c.counts for c in length.crossings)])
     unit = "MP" if length.unit == "mp" else "hexes"
     for h in targets:
-        if h not in loosest.best:
+        if not loosest.reaches(h):
             continue  # named below: enemy units, EZOC, or both
         if length.max is not None and floor > 0:
             steps = len(loosest.path(h)) - 1
@@ -802,7 +919,7 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
                     False, engine.cite(length.cite or rules.cite),
                     f"every line is longer than {_number(length.max)} {unit} (at least"
                     f" {_number(steps * floor)})")
-    unreached = frozenset(h for h in targets if h not in loosest.best)
+    unreached = frozenset(targets - loosest.reached(targets))
     if unreached:
         found.update(_cut_by_units(engine, strict.without(*loose_keys), unreached))
     longest = _number(length.max or 0)
@@ -811,7 +928,7 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
         if not left:
             break
         lines = trace(engine, strict.without(relaxation.key), left)
-        reached = left & lines.best.keys()
+        reached = lines.reached(left)
         counted = relaxation.key.startswith(("count:", "crossing:"))
         # What the line counts as the rules have it (a count or a crossing being to blame).
         full = trace(engine, strict.without("length"), reached) if counted and reached else None
@@ -820,7 +937,7 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
             if relaxation.key == "length":
                 reason = (f"the shortest line counts {_number(lines.counted(h))} {unit}, more"
                           f" than {longest}")
-            elif full is not None and h in full.best:
+            elif full is not None and full.reaches(h):
                 which = ("they counted" if relaxation.key.startswith("count:")
                          else "the crossing counted")
                 reason = (f"{reason}: the shortest line counts {_number(full.counted(h))}"
@@ -851,9 +968,10 @@ def _cut_by_units(engine: Engine, loose: Tracing, targets: frozenset[Hex]
     left = targets
     for key, cite, reason in tries:
         lines = trace(engine, loose.without(key), left)
-        for h in left & lines.best.keys():
+        reached = lines.reached(left)
+        for h in reached:
             found[h] = SupplyAnswer(False, engine.cite(cite, rules.cite), reason)
-        left = left - lines.best.keys()
+        left = left - reached
     for h in left:
         found[h] = SupplyAnswer(False, engine.cite(rules.cite), _no_line(engine, loose.side))
     return found
