@@ -349,16 +349,23 @@ def _standing(f: Finding) -> tuple[str, str]:
     return (f.kind, f.where)
 
 
+def _weight(f: Finding) -> int:
+    return ("check", "warning", "error").index(f.severity)
+
+
 def score(findings: Iterable[Finding], injected: Iterable[Injected],
           baseline: Iterable[Finding] = ()) -> Score:
     """Which injected mistakes no alarm names with its reason, and which alarms answer none.
 
-    Findings the true map has too (same kind and place, from ``baseline``) are
-    the map's standing findings, not alarms raised by the mistakes.
+    Findings the true map has too (same kind and place, from ``baseline``, as
+    serious) are the map's standing findings, not alarms raised by the mistakes; one
+    the mistakes made more serious (a look on the true map, an alarm now) is theirs.
     """
     errors = list(injected)
-    standing = {_standing(f) for f in baseline}
-    found = [f for f in findings if _standing(f) not in standing]
+    standing: dict[tuple[str, str], int] = {}
+    for f in baseline:
+        standing[_standing(f)] = max(standing.get(_standing(f), 0), _weight(f))
+    found = [f for f in findings if standing.get(_standing(f), -1) < _weight(f)]
     alarms = [f for f in found if f.severity in ALARMS]
 
     def names(e: Injected, among: list[Finding]) -> bool:

@@ -55,18 +55,34 @@ def test_against_a_true_reading_every_mistake_is_named_with_its_reason(seed, dem
         h["confidence"] = 0.99
     for side in reading["hexsides"]:
         side["confidence"] = dict.fromkeys(side["features"], 0.99)
+    # And its confidence that a line is not where it read none (bridges are marks).
+    for name, kind in reading["hexside_features"].items():
+        if name != "bridge":
+            kind["absent"] = 0.92
     against = map_from_data(reading)
     clean = validate_data(true, file="true.json", against=against)
     result = validate_text(text, file="typed.json", against=against)
     got = score(result.findings, made, baseline=clean.findings)
-    # A road typed where the reading has none, next to a road: the reading gives no
-    # confidence for a line it did not read, so that is a check (named, not an alarm).
     # The demo's one bridge left out leaves a map that types none, whose bridge note
     # cites 000_3d79f68a6e3e33eb.txt §8.2.2 (a bridge wherever a road crosses a river):
-    # the bridge read there agrees with the rule, so it is a check too.
-    assert {e.kind for e in got.missed} <= {"added_road", "missing_bridge"}
+    # the bridge read there agrees with the rule, so it is a check (named, not an alarm).
+    assert {e.kind for e in got.missed} <= {"missing_bridge"}
     assert got.seen == got.missed
     assert got.false_alarms == []
+
+
+def test_a_look_on_the_true_map_made_an_alarm_by_a_mistake_names_it():
+    from pipeline.validate import Finding, Injected
+
+    made = [Injected("missing_road", ("0101", "0102"), "0101/0102: road left out")]
+    look = Finding("check", "hexside_differs", "0101/0102", "road read, not typed (a look)",
+                   hexes=("0101", "0102"))
+    alarm = Finding("warning", "hexside_differs", "0101/0102", "road read, not typed",
+                    hexes=("0101", "0102"))
+    # The same finding as serious on the true map is the map's own: it names nothing.
+    assert score([alarm], made, baseline=[alarm]).missed == made
+    # A look there that the mistake made an alarm is the mistake's.
+    assert score([alarm], made, baseline=[look]).missed == []
 
 
 def test_injection_is_seeded_and_leaves_the_original_alone(demo_data):
