@@ -52,6 +52,7 @@ from pipeline.validate.sides import (
     neighbour_ids,
     side_hexes,
     side_name,
+    sides_of,
     touching_sides,
 )
 
@@ -342,19 +343,36 @@ def _lone(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str],
 
 
 def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str],
-              roles: Roles) -> dict[str, str]:
+              roles: Roles, typed: dict[SideKey, frozenset[str]]) -> dict[str, str]:
     """Roads read into a hex typed and read as built-up: its print is dark lines itself.
 
     A town's or a city's fill is blocks and streets in dark ink, which a road reader
     follows as well as a road; a road left out there is one the typist can see, and
-    it is listed for a look rather than as an alarm.
+    it is listed for a look rather than as an alarm. Unless the typed road stops at
+    this hexside (:func:`_stops_at`): then the reading carries on a road the typed map
+    breaks off, two witnesses of a stretch left out.
     """
     towns = [h for h in side_hexes(hand, key)
              if hand.terrain_of(h)[0] in roles.towns and dig.terrain_of(h)[0] in roles.towns]
     if not towns:
         return {}
     return {f: f"{towns[0]} is built-up, and its print is dark lines the reading follows too"
-            for f in read_only if f in roles.roads}
+            for f in read_only if f in roles.roads and not _stops_at(hand, key, f, typed)}
+
+
+def _stops_at(hand: MapData, key: SideKey, feature: str,
+              typed: dict[SideKey, frozenset[str]]) -> bool:
+    """Whether a typed ``feature`` (an across line) ends in one of ``key``'s hexes.
+
+    A road goes on from hex to hex: a hex with one typed side of it is its end, where
+    a town or the map's edge usually is, or a stretch left out.
+    """
+    for h in side_hexes(hand, key):
+        ways = [k for k in sides_of(hand, h) if feature in typed.get(k, ())]
+        if len(ways) == 1 and ways[0] != key and len(ways[0]) == 2 and all(
+                hand.has_hex(i) for i in ways[0]):
+            return True
+    return False
 
 
 def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
@@ -567,8 +585,10 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
                                      sureness.get(key, {}),
                                      {**_lone(hand, digitized, key,
                                               theirs - mine - roles.bridges, their_sides),
-                                      **_built_up(hand, digitized, key, theirs - mine, roles),
-                                      **_same_ink(digitized, theirs - mine, mine - theirs),
+                                      **_built_up(hand, digitized, key, theirs - mine, roles,
+                                                  mine_sides),
+                                      **_same_ink(digitized, theirs - mine - roles.bridges,
+                                                  mine - theirs - roles.bridges),
                                       **_stray(hand, digitized, key,
                                                mine - theirs - roles.bridges, mine_sides,
                                                their_sides),

@@ -173,6 +173,43 @@ def test_a_road_read_into_a_built_up_hex_is_a_check(demo_data, demo_map):
     assert "1718 is built-up" in found["1718/1817"].message
 
 
+def test_a_road_read_into_a_built_up_hex_where_the_typed_road_stops_is_an_alarm(demo_data,
+                                                                                 demo_map):
+    # The typed road through 1718 left out on one of its hexsides: the typed road now
+    # stops in the city where the reading carries it on. Two witnesses: an alarm.
+    road = next(s for s in demo_data["hexsides"] if "1718" in s.get("hexes", [])
+                and "road" in s["features"])
+    typed = map_from_data({**demo_data, "hexsides": [
+        s for s in demo_data["hexsides"] if s is not road]})
+    for side in demo_data["hexsides"]:
+        side["confidence"] = dict.fromkeys(side["features"], 0.99)
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    where = "/".join(sorted(road["hexes"]))
+    assert found[where].severity == "error"
+    assert "built-up" not in found[where].message
+
+
+def test_a_bridge_read_where_a_line_of_its_ink_was_typed_is_still_an_alarm(demo_data,
+                                                                          demo_map):
+    # A railroad in the bridge's ink typed over the river at 1806/1807, where the reading
+    # has a road and a bridge: the road may be the railroad with its ticks missed, but a
+    # bridge is a mark, not a line that could be a railroad: the bridge left out is named.
+    demo_data["hexside_features"]["railroad"] = {"kind": "across", "color": "#333333"}
+    demo_data["hexside_features"]["bridge"]["color"] = "#333333"
+    demo_data["hexside_features"]["road"]["color"] = "#333333"
+    side = side_entry(demo_data, "1806", "1807")
+    typed = map_from_data({**demo_data, "hexsides": [
+        {**s, "features": ["railroad", "river"]} if s is side else s
+        for s in demo_data["hexsides"]] + [{"hexes": ["0101", "0102"], "features": ["bridge"]}]})
+    side["features"] = ["road", "river", "bridge"]
+    side["confidence"] = {"road": 0.99, "bridge": 0.95, "river": 0.99}
+    found = [f for f in diff_maps(typed, map_from_data(demo_data)).findings
+             if f.where == "1806/1807"]
+    by_line = {f.message.split(" ")[1]: f for f in found}
+    assert by_line["road"].severity == "check"
+    assert (by_line["bridge"].severity, by_line["bridge"].confidence) == ("error", 0.95)
+
+
 def test_a_line_read_as_another_of_the_same_ink_is_a_check(demo_data, demo_map):
     # A railroad in the road's own ink: typed as a railroad on 1906/2006 (going on from
     # the road through 1906), read as a road at 0.99. The reading may have missed the
