@@ -26,7 +26,6 @@ from functools import cached_property
 import cv2
 import numpy as np
 from numpy.typing import NDArray
-from scipy.spatial import cKDTree
 
 from pipeline.digitize.augment import light_spread
 from pipeline.digitize.describe import Descriptors, describe
@@ -81,6 +80,7 @@ _EVERYWHERE = 0.97  # share of hexes beyond which a terrain is "nearly every hex
 _LIGHT_SURE = 0.7  # a hex read at least this surely tells the light where it is
 _LIGHT_REACH = 1.5  # the light is smoothed over about this many hex widths
 _BLOCK = 256  # hexes lit and described at a time
+_LIGHT_BLOCK = 256  # hexes whose light is smoothed at a time
 _PAPER_LIGHT = 25.0  # L* from which a sample outside the grid may be paper
 _PAPER_CHROMA = 25.0  # and at most this far from grey
 
@@ -498,35 +498,19 @@ def _hex_gains(colours: F64, centres: F64, main: I64, conf: F64, hex_width: floa
     where = np.vstack([centres[sure], paper_xy])
     logs = np.log(np.maximum(observed, 1.0) / np.maximum(expected, 1.0))
     logs = np.clip(logs, -1.6, 1.6)
-    out: F64 = np.exp(_smoothed(centres, where, logs, _LIGHT_REACH * hex_width))
-    return out
-
-
-def _smoothed(at: F64, where: F64, values: F64, sigma: float) -> F64:
-    """The Gaussian-weighted mean (spread ``sigma``) of ``values`` given at ``where``, at
-    each point of ``at``.
-
-    Only the samples within four spreads count (the rest weigh under 0.04% together):
-    found by a k-d tree, a few hundred a point rather than all of them. A point with no
-    sample that near takes every sample's weight.
-
-    >>> pts = np.array([[0.0, 0.0], [1.0, 0.0], [100.0, 0.0]])
-    >>> _smoothed(pts[:2], pts, np.array([[0.0], [2.0], [50.0]]), 1.0).round(3).ravel().tolist()
-    [0.755, 1.245]
-    """
-    scale = 2 * sigma ** 2
-    pairs = cKDTree(at).sparse_distance_matrix(cKDTree(where), 4 * sigma,
-                                               output_type="ndarray")
-    w = np.exp(-pairs["v"] ** 2 / scale)
-    weight = np.bincount(pairs["i"], w, minlength=len(at))
-    field = np.stack([np.bincount(pairs["i"], w * values[pairs["j"], c], minlength=len(at))
-                      for c in range(values.shape[1])], axis=-1)
-    lonely = np.nonzero(weight < 1e-9)[0]
-    if len(lonely):
-        d2 = ((at[lonely, None, :] - where[None, :, :]) ** 2).sum(axis=-1)
-        far = np.exp(-(d2 - d2.min(axis=1, keepdims=True)) / scale)
-        field[lonely], weight[lonely] = far @ values, far.sum(axis=1)
-    out: F64 = field / weight[:, None]
+    field = np.empty((n, 3))
+    scale = 2 * (_LIGHT_REACH * hex_width) ** 2
+    # A few hundred hexes at a time: the weights of every hex against every sample are
+    # tens of megabytes on a large map, which cost more to ask for than to compute. Every
+    # sample counts, however far: the reading follows the light to the last rounding (a
+    # light left out beyond four spreads moved a few hexes of the foreign photo map).
+    for s in range(0, n, _LIGHT_BLOCK):
+        block = centres[s:s + _LIGHT_BLOCK]
+        d2 = ((block[:, None, 0] - where[None, :, 0]) ** 2
+              + (block[:, None, 1] - where[None, :, 1]) ** 2)
+        w = np.exp(-d2 / scale)
+        field[s:s + _LIGHT_BLOCK] = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
+    out: F64 = np.exp(field)
     return out
 
 
