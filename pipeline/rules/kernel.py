@@ -33,6 +33,7 @@ of the units it overruns where the profile says so.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
@@ -785,43 +786,42 @@ class Kernel(System):
         return memo, (self.name, *mover.kind), mover.barred
 
     def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
-        """The neighbours of ``here`` split as :meth:`steps` says. What each step from
-        ``here`` costs depends only on the map, the chart and the profile: remembered per
-        hex left, for every engine on the position (a system's own pricing per engine)."""
-        by_hex = kind.costs
-        if by_hex is None:
-            # The terrain's costs are the situation's, shared by its engines; a system's
-            # own pricing is kept per engine.
-            memo = engine.memo if kind.own_costs else engine.situation.terrain_memo
-            by_hex = kind.costs = cast("dict[Hex, dict[Hex, float | Verdict]]",
-                                       memo.setdefault(("kernel_costs", unit_class), {}))
-        rows = by_hex.get(here)
-        if rows is None:
-            rows = by_hex[here] = {}
+        """The neighbours of ``here`` split as :meth:`steps` says. What each step costs
+        depends only on the map, the chart and the profile: the terrain's costs are the
+        situation's (:class:`~pipeline.rules.terrain.StepCosts`), shared by its engines; a
+        system's own pricing (:meth:`step_cost`) is remembered per engine, by hex left."""
         special_hexes = kind.special
-        # The terrain's cost itself, unless a system prices steps its own way.
-        own = self.step_cost if kind.own_costs else None
+        cost_of = (self._own_costs(engine, kind, unit_class, here) if kind.own_costs
+                   else functools.partial(StepCosts.of(engine).step, engine, unit_class, here))
         plain: list[tuple[Hex, float]] = []
         special: list[Hex] = []
-        costs: StepCosts | None = None
         for n in engine.grid.adjacency[here]:
             if n in special_hexes:
                 special.append(n)
                 continue
-            cost = rows.get(n)
-            if cost is None:
-                if own is not None:
-                    cost = own(engine, unit_class, here, n)
-                else:
-                    if costs is None:  # looked up once for the hex's neighbours
-                        costs = StepCosts.of(engine)
-                    cost = costs.cost(engine, unit_class, here, n, costs.map.features(here, n))
-                rows[n] = cost
+            cost = cost_of(n)
             if cost.__class__ is Verdict:
                 special.append(n)
             else:
                 plain.append((n, cost))  # type: ignore[arg-type]
         return tuple(plain), tuple(special)
+
+    def _own_costs(self, engine: Engine, kind: _Table, unit_class: str, here: Hex
+                   ) -> Callable[[Hex], float | Verdict]:
+        """The system's own :meth:`step_cost` of each step from ``here``, remembered."""
+        by_hex = kind.costs
+        if by_hex is None:
+            by_hex = kind.costs = cast("dict[Hex, dict[Hex, float | Verdict]]",
+                                       engine.memo.setdefault(("kernel_costs", unit_class), {}))
+        rows = by_hex.setdefault(here, {})
+
+        def cost(n: Hex) -> float | Verdict:
+            known = rows.get(n)
+            if known is None:
+                known = rows[n] = self.step_cost(engine, unit_class, here, n)
+            return known
+
+        return cost
 
     def _step_table(self, engine: Engine, query: MoveQuery, mover: Mover) -> _Table:
         """The plain-step table of this mover: shared by every mover of the same kind (side,

@@ -17,6 +17,7 @@ from pipeline.errors import DataError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
+from pipeline.rules.numbering import Numbering
 
 __all__ = ["Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit", "mixed_names",
            "refuse_mixed_hexes"]
@@ -86,6 +87,12 @@ class GameMap:
             extreme[line] = pick(extreme.get(line, place), place)
         return frozenset(h for h, at in self._offsets.items()
                          if at[axis] == extreme[at[1 - axis]])
+
+    @cached_property
+    def numbers(self) -> Numbering:
+        """The hexes numbered for the searches (:mod:`pipeline.rules.numbering`): the
+        grid's alone, kept with it for every position on the map."""
+        return Numbering.of(self.grid)
 
     @cached_property
     def _offsets(self) -> dict[Hex, tuple[int, int]]:

@@ -411,24 +411,43 @@ def _supply_map(engine: Engine) -> _Map:
 
 
 def _make_supply_map(engine: Engine) -> _Map:
+    """What each hex counts and the limits it falls under: the same for every hex of one
+    mix of terrains with the same feature hexsides, so worked out once per such mix."""
     length = engine.profile.supply.length
     gmap = engine.situation.map
-    plain: tuple[float, int | None] = (length.default, None)
+    features = tuple(sorted({e.feature for e in length.hex_counts if e.feature is not None}))
+    bare = (gmap.default_terrain,)
+    kinds: dict[tuple[tuple[str, ...], tuple[bool, ...]],
+                tuple[tuple[float, int | None], tuple[int, ...]]] = {}
     counts: list[tuple[float, int | None]] = []
     limited: dict[int, tuple[int, ...]] = {}
     for x, h in enumerate(numbering(engine).hexes):
-        tags = gmap.tags(h)
-        counted = plain
-        for i, entry in enumerate(length.hex_counts):
-            if ((entry.terrain is not None and entry.terrain in tags)
-                    or (entry.feature is not None and gmap.is_feature_hex(h, entry.feature))):
-                counted = (entry.counts, i)
-                break
-        counts.append(counted)
-        hits = tuple(i for i, lim in enumerate(length.terrain_limits) if lim.terrain in tags)
-        if hits:
-            limited[x] = hits
+        key = (gmap.terrain.get(h, bare),
+               tuple(gmap.is_feature_hex(h, f) for f in features) if features else ())
+        kind = kinds.get(key)
+        if kind is None:
+            kind = kinds[key] = _counted(engine, *key, features)
+        counts.append(kind[0])
+        if kind[1]:
+            limited[x] = kind[1]
     return _Map(counts, limited, frozenset(i for _, i in counts if i is not None))
+
+
+def _counted(engine: Engine, tags: tuple[str, ...], along: tuple[bool, ...],
+             features: tuple[str, ...]) -> tuple[tuple[float, int | None], tuple[int, ...]]:
+    """What entering a hex of ``tags`` counts and by which ``hex_counts`` entry (the first
+    that names its terrain, or a feature ``along`` says one of its hexsides has: 003
+    §10.3.4, §10.3.5), and the ``terrain_limits`` it falls under (003 §10.3.2)."""
+    length = engine.profile.supply.length
+    has = dict(zip(features, along, strict=True))
+    counted: tuple[float, int | None] = (length.default, None)
+    for i, entry in enumerate(length.hex_counts):
+        if ((entry.terrain is not None and entry.terrain in tags)
+                or (entry.feature is not None and has[entry.feature])):
+            counted = (entry.counts, i)
+            break
+    return counted, tuple(i for i, lim in enumerate(length.terrain_limits)
+                          if lim.terrain in tags)
 
 
 def _side_of(engine: Engine, a: Hex, b: Hex) -> _Side:
@@ -531,39 +550,21 @@ def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
     return start or _open(engine, side, x)
 
 
-@dataclass(frozen=True)
-class _Around:
-    """Each hex's neighbours by number and, around a hex with a featured hexside, the
-    hexside to each as tracing sees it (both filled in as the searches go, for every
-    engine on the situation)."""
-
-    numbers: list[tuple[int, ...] | None]
-    sides: dict[int, tuple[_Side, ...]]
-
-    def of(self, engine: Engine, x: int) -> tuple[int, ...]:
-        """The numbers of the neighbours of hex number ``x``, in the grid's order."""
-        around = self.numbers[x]
-        if around is None:
-            numbers = numbering(engine)
-            ids = numbers.ids
-            around = self.numbers[x] = tuple(
-                ids[y] for y in engine.grid.adjacency[numbers.hexes[x]])
-        return around
-
-    def sides_of(self, engine: Engine, x: int) -> tuple[_Side, ...]:
-        """The hexsides between hex number ``x`` and each of its neighbours."""
-        known = self.sides.get(x)
-        if known is None:
-            sides, hexes = _sides(engine), numbering(engine).hexes
-            here = hexes[x]
-            known = self.sides[x] = tuple(sides.get((hexes[y], here), _PLAIN)
-                                          for y in self.of(engine, x))
-        return known
+def _sides_around(engine: Engine) -> dict[int, tuple[_Side, ...]]:
+    """Around each hex with a featured hexside (by number), the hexside to each neighbour
+    as tracing sees it, in the grid's order (filled in as the searches go)."""
+    return _position_kept(engine, "supply_sides_around", lambda e: {})
 
 
-def _around(engine: Engine) -> _Around:
-    return _position_kept(engine, "supply_around", lambda e: _Around(
-        [None] * len(numbering(e).hexes), {}))
+def _sides_of(engine: Engine, x: int) -> tuple[_Side, ...]:
+    known = _sides_around(engine).get(x)
+    if known is None:
+        sides, numbers = _sides(engine), numbering(engine)
+        hexes = numbers.hexes
+        here = hexes[x]
+        known = _sides_around(engine)[x] = tuple(sides.get((hexes[y], here), _PLAIN)
+                                                 for y in numbers.around[x])
+    return known
 
 
 def _present(engine: Engine) -> frozenset[str]:
@@ -629,8 +630,7 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     barred = (_prohibited_numbers(engine, rules.prohibited.unit_class)
               if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
     closed = _closed_numbers(engine, tracing)
-    around = _around(engine)
-    numbers_of, sides_of = around.numbers, around.sides
+    around, sides_of = numbers.around, _sides_around(engine)
     at = [ids[s] for s in starts]
     count = [0.0] * len(at)
     parent = [-1] * len(at)
@@ -652,9 +652,9 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
             continue  # a source is only entered; any other hex must be open (_open)
         if limit is not None and total > limit:
             continue
-        ys = numbers_of[x] or around.of(engine, x)
+        ys = around[x]
         if not plain and x in featured:
-            for y, side in zip(ys, sides_of.get(x) or around.sides_of(engine, x), strict=True):
+            for y, side in zip(ys, sides_of.get(x) or _sides_of(engine, x), strict=True):
                 if y not in seen and step_ok(y, x, side):
                     seen.add(y)
                     at.append(y)
@@ -716,8 +716,7 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     counts_due = [0.0]
     best: dict[int, int] = {}
     remaining = {ids[t] for t in targets} if targets is not None else None
-    around = _around(engine)
-    numbers_of, sides_of = around.numbers, around.sides
+    around, sides_of = numbers.around, _sides_around(engine)
     featured = _featured(engine)
     while counts_due:
         d = heapq.heappop(counts_due)
@@ -747,9 +746,9 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                 now_plain = now_road = _bumped(used, hits, slot, maxima, frozenset())
                 if leaves_by_road and not by_roads.isdisjoint(hits):
                     now_road = _bumped(used, hits, slot, maxima, by_roads)
-            ys = numbers_of[x] or around.of(engine, x)
+            ys = around[x]
             if x in featured:
-                groups = _steps(ys, sides_of.get(x) or around.sides_of(engine, x), x, d, base,
+                groups = _steps(ys, sides_of.get(x) or _sides_of(engine, x), x, d, base,
                                 now_plain, now_road, limited, relaxed_crossings,
                                 step_ok if checks else None)
             elif now_plain is None:

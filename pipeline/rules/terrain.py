@@ -95,7 +95,7 @@ class StepCosts:
     2.0
     """
 
-    __slots__ = ("_memo", "along_hexes", "bridges", "map")
+    __slots__ = ("_bare", "_memo", "along_hexes", "bridges", "map")
 
     def __init__(self, engine: Engine) -> None:
         # No reference to the engine: it holds this object.
@@ -103,6 +103,8 @@ class StepCosts:
         self.along_hexes = roads_along_hexes(engine)
         self.bridges = bool(_assumed_bridges(engine))
         self._memo: dict[tuple[object, ...], float | Verdict] = {}
+        # A step across a bare hexside, by the unit class and the hex entered.
+        self._bare: dict[str, dict[Hex, float | Verdict]] = {}
 
     @staticmethod
     def of(engine: Engine) -> StepCosts:
@@ -114,6 +116,21 @@ class StepCosts:
         if known is None:
             known = memo[("step_costs",)] = StepCosts(engine)
         return known  # type: ignore[return-value]
+
+    def step(self, engine: Engine, unit_class: str, frm: Hex, to: Hex) -> float | Verdict:
+        """:func:`step_cost` with none given: across a bare hexside, where no road runs from
+        road hex to road hex, only the hex entered counts (:meth:`cost`'s key), so that
+        step's cost is remembered by the hex entered."""
+        features = self.map.features(frm, to)
+        if features or self.along_hexes:
+            return self.cost(engine, unit_class, frm, to, features)
+        bare = self._bare.get(unit_class)
+        if bare is None:
+            bare = self._bare[unit_class] = {}
+        known = bare.get(to)
+        if known is None:
+            known = bare[to] = self.cost(engine, unit_class, frm, to, features)
+        return known
 
     def cost(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
              features: frozenset[str], bridged: frozenset[str] = frozenset()
@@ -315,9 +332,13 @@ def prohibited_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     if known is None:
         chart, gmap = engine.situation.chart, engine.situation.map
         banned = {t for t in chart.hex if chart.hex_cost(t, unit_class) == "P"}
+        terrain, bare = gmap.terrain, (gmap.default_terrain,)
+        # Asked once for each mix of terrains on the map.
+        mixes = {tags for tags in {terrain.get(h, bare) for h in engine.grid.adjacency}
+                 if not banned.isdisjoint(tags)} if banned else set()
         known = memo[key] = frozenset(
-            h for h in engine.grid.adjacency if not banned.isdisjoint(gmap.tags(h))
-        ) if banned else frozenset()
+            h for h in engine.grid.adjacency if terrain.get(h, bare) in mixes
+        ) if mixes else frozenset()
     assert isinstance(known, frozenset)
     return known
 

@@ -135,9 +135,15 @@ def zoc_closed_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     memo = engine.situation.terrain_memo
     known = memo.get(key)
     if known is None:
-        gmap = engine.situation.map
-        proof = frozenset(h for h in engine.grid.adjacency if _proof(engine, gmap.tags(h))) \
-            if engine.profile.zoc.reach.not_into_terrain else frozenset()
+        proof: frozenset[Hex] = frozenset()
+        if engine.profile.zoc.reach.not_into_terrain:
+            # Whether a ZOC enters a hex depends on its mix of terrains: asked once a mix.
+            gmap = engine.situation.map
+            terrain, bare = gmap.terrain, (gmap.default_terrain,)
+            mixes = {terrain.get(h, bare) for h in engine.grid.adjacency}
+            closed = {tags for tags in mixes if _proof(engine, tags)}
+            proof = frozenset(h for h in engine.grid.adjacency
+                              if terrain.get(h, bare) in closed) if closed else frozenset()
         known = memo[key] = proof | prohibited_hexes(engine, unit_class) if unit_class \
             else proof
     assert isinstance(known, frozenset)
