@@ -19,7 +19,9 @@ is compared with like:
 
 Four or more neighbouring hexes read surely and typed otherwise are one
 ``terrain_region_differs`` finding: a typist's slips come a hex or two at a
-time, a reading goes wrong over a region (glare, a fold).
+time, a reading goes wrong over a region (glare, a fold). Two neighbours each
+typed as the other is read are one ``terrain_swapped`` warning, however unsure
+the reading of either: entries typed under each other's ids.
 
 A disagreement's severity comes from the reading's confidence, in the bands the
 digitizer was calibrated in on the foreign bench (README, "Reading a map drawn
@@ -171,7 +173,11 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
                        f"{hex_id}: typed {typed}, {seen}: both are in the hex; is {typed}"
                        " what the key calls it?", hexes=(hex_id,), confidence=conf,
                        source="diff")
-    return Finding(_severity(conf, sure), "terrain_differs", hex_id,
+    severity = _severity(conf, sure)
+    if fractions and typed not in fractions and severity == "check":
+        # However unsure of its own main terrain, the reading sees none of the typed one.
+        severity, seen = "warning", f"{seen}, and no {typed} in the hex"
+    return Finding(severity, "terrain_differs", hex_id,
                    f"{hex_id}: typed {typed}, {seen}", hexes=(hex_id,), confidence=conf,
                    source="diff")
 
@@ -453,6 +459,40 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
 _PATCH = 4
 
 
+_TERRAIN_KINDS = frozenset({"terrain_differs", "terrain_mixed"})
+
+
+def _swaps(hand: MapData, dig: MapData, findings: list[Finding]) -> list[Finding]:
+    """Neighbouring hexes each typed as the other is read: one finding for the pair.
+
+    Either hex alone may be a reading's doubt (a soft note, a check), but a reading that
+    errs on two neighbours exactly crosswise is a coincidence none of the bench's eleven
+    correct maps showed; two entries typed under each other's ids is a typist's slip.
+    """
+    differ = {f.where: f for f in findings if f.kind in _TERRAIN_KINDS}
+    pairs = []
+    for a in sorted(differ):
+        for b in neighbour_ids(hand, a):
+            if b in differ and a < b and hand.terrain_of(a)[0] == dig.terrain_of(b)[0] \
+                    and hand.terrain_of(b)[0] == dig.terrain_of(a)[0]:
+                pairs.append((a, b))
+    taken: set[str] = set()
+    out = []
+    for a, b in pairs:
+        if a in taken or b in taken:
+            continue
+        taken |= {a, b}
+        typed_a, typed_b = hand.terrain_of(a)[0], hand.terrain_of(b)[0]
+        out.append(Finding(
+            "warning", "terrain_swapped", a,
+            f"{a} and {b}: typed {typed_a} and {typed_b}, read {typed_b} and {typed_a}: are"
+            f" the two entries typed under each other's ids? ({differ[a].message};"
+            f" {differ[b].message})", hexes=(a, b),
+            confidence=min(differ[a].confidence or 1.0, differ[b].confidence or 1.0),
+            source="diff"))
+    return [f for f in findings if f.where not in taken or f.kind not in _TERRAIN_KINDS] + out
+
+
 def _patches(the_map: MapData, findings: list[Finding]) -> list[Finding]:
     """Sure terrain disagreements of neighbouring hexes gathered: a region is one finding."""
     sure = {f.where: f for f in findings
@@ -560,7 +600,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         findings += found
         agreeing += not any(f.kind != "terrain_mixed" for f in found)
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
-    findings = _patches(hand, findings)
+    findings = _patches(hand, _swaps(hand, digitized, findings))
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
     roles = roles or roles_for(hand)
     ruled = [b for b in roles.bridges

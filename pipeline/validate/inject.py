@@ -62,7 +62,7 @@ REASONS: dict[str, frozenset[str]] = {
     "missing_road": frozenset({"hexside_differs", "road_gap"}),
     "added_road": frozenset({"hexside_differs", "road_gap"}),
     "missing_bridge": frozenset({"hexside_differs", "road_river_without_bridge"}),
-    "swapped_hexes": _TERRAIN,
+    "swapped_hexes": _TERRAIN | {"terrain_swapped"},
     "transposed_id": frozenset({"transposed_id", "duplicate_key", "missing_hex"}),
     "missing_hex": frozenset({"missing_hex", "terrain_differs", "terrain_region_differs"}),
     "duplicate_entry": frozenset({"duplicate_key", "transposed_id"}),

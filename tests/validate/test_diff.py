@@ -352,3 +352,39 @@ def test_a_region_read_otherwise_is_one_finding_a_swapped_pair_two(demo_data, de
     assert sorted(patch.hexes) == region and patch.severity == "warning"
     assert "8 neighbouring hexes" in patch.message
     assert sorted(f.where for f in found if f.kind == "terrain_differs") == ["1010", "1011"]
+
+
+def test_neighbours_typed_each_as_the_other_is_read_are_one_swap(demo_data, demo_map):
+    # 0109 (clear) and 0110 (woods) typed under each other's ids; the reading is unsure of
+    # both (a check each alone), but reads each as the other is typed: a swap, one warning.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0109": {"terrain": ["woods"]},
+                                                  "0110": {"terrain": ["clear"]}}})
+    demo_data["hexes"]["0109"] = {"terrain": ["clear"], "confidence": 0.5,
+                                  "fractions": {"clear": 0.6, "woods": 0.2, "rough": 0.2}}
+    demo_data["hexes"]["0110"] = {"terrain": ["woods"], "confidence": 0.5,
+                                  "fractions": {"woods": 0.6, "clear": 0.4}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity, f.hexes) for f in found] == [
+        ("terrain_swapped", "warning", ("0109", "0110"))]
+    assert "typed woods and clear, read clear and woods" in found[0].message
+    # One of the two read as typed: no swap, the other a look as before.
+    demo_data["hexes"]["0110"] = {"terrain": ["clear"], "confidence": 0.5,
+                                  "fractions": {"clear": 0.6, "woods": 0.4}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+
+
+def test_a_typed_terrain_the_reading_sees_none_of_is_a_warning_however_unsure(demo_data,
+                                                                             demo_map):
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["marsh"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["clear"], "confidence": 0.5,
+                                  "fractions": {"clear": 0.7, "woods": 0.3}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert found[0].message.endswith("and no marsh in the hex")
+    # Without area shares the reading says nothing of the typed terrain: a look.
+    del demo_data["hexes"]["0101"]["fractions"]
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
