@@ -34,6 +34,8 @@ I64 = NDArray[np.int64]
 RGB = tuple[int, int, int]
 
 _SPLIT = 0.35  # share of drawings with another terrain over part of them
+_THROUGH_STEPS = np.linspace(0, 1, 16)[:, None]  # points along a line through a hex
+_SIDE_STEPS = np.linspace(0, 1, 12)[:, None]  # points along a line by a hexside
 _WORDS = ("Ulm", "Tarvin", "Orrin", "Nesbit", "Caldor", "Marrow", "Pella", "Zell", "Arlon")
 
 
@@ -213,7 +215,7 @@ def _through_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
     a, b = rng.choice(6, 2, replace=False)
     centre = np.array([frame.size / 2 - 0.5] * 2)
     bend = centre + rng.normal(0, frame.size * (0.04 if rng.random() < 0.5 else 0.18), 2)
-    t = np.linspace(0, 1, 16)[:, None]
+    t = _THROUGH_STEPS
     pts = (1 - t) ** 2 * mids[a] + 2 * t * (1 - t) * bend + t ** 2 * mids[b]
     width = max(1, round(frame.size * rng.uniform(0.03, 0.08)))
     colour = _colour(colours, rng)
@@ -248,7 +250,7 @@ def _side_line(img: U8, frame: HexFrame, colours: Sequence[RGB],
     centre = np.array([frame.size / 2 - 0.5] * 2)
     inward = rng.uniform(0.0, 0.12)
     a2, b2 = a + (centre - a) * inward, b + (centre - b) * inward
-    t = np.linspace(0, 1, 12)[:, None]
+    t = _SIDE_STEPS
     pts = a2 + (b2 - a2) * t
     if rng.random() < 0.5:  # wavy
         d = (b2 - a2) / (np.hypot(*(b2 - a2)) + 1e-9)
@@ -311,8 +313,9 @@ def _scan_like(img: U8, frame: HexFrame, spread: tuple[float, float, float],
     sigma = rng.uniform(0, 0.8)
     if sigma > 0.3:
         f = np.asarray(cv2.GaussianBlur(f, (0, 0), sigma), np.float32)
-    f = f + rng.normal(0, 2.0, f.shape).astype(np.float32)
-    return np.asarray(np.clip(f, 0, 255), np.uint8)
+    f += rng.normal(0, 2.0, f.shape).astype(np.float32)
+    out8: U8 = np.clip(f, 0, 255, out=f).astype(np.uint8)
+    return out8
 
 
 def _along(pts: NDArray[np.float64], t: float | NDArray[np.float64]) -> NDArray[np.float64]:

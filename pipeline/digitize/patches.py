@@ -60,6 +60,8 @@ class HexFrame:
     size: int = PATCH
     xy: F64 = field(init=False, repr=False, compare=False)
     norm: F64 = field(init=False, repr=False, compare=False)
+    _midpoints: F64 = field(init=False, repr=False, compare=False)
+    _corners: F64 = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         s = (np.arange(self.size) + 0.5) / self.size * 2 - 1
@@ -70,6 +72,11 @@ class HexFrame:
         # The hex's own norm: 1 on its outline, 0 at the centre (flat-topped form).
         norm = np.maximum(np.abs(y) / (_ROOT3 / 2), (_ROOT3 * np.abs(x) + np.abs(y)) / _ROOT3)
         object.__setattr__(self, "norm", norm)
+        mids, corners = self._outline()
+        mids.setflags(write=False)
+        corners.setflags(write=False)
+        object.__setattr__(self, "_midpoints", mids)
+        object.__setattr__(self, "_corners", corners)
 
     @property
     def inside(self) -> BoolMap:
@@ -91,22 +98,27 @@ class HexFrame:
 
     def midpoints(self) -> F64:
         """The six hexside midpoints in patch pixels ``(6, 2)``, clockwise from the top."""
+        return self._midpoints
+
+    def corners(self) -> F64:
+        """The six corners in patch pixels ``(6, 2)``."""
+        return self._corners
+
+    def _outline(self) -> tuple[F64, F64]:
+        """:meth:`midpoints` and :meth:`corners`, worked out once a frame (the drawings of
+        the examples ask for them thousands of times)."""
         angles = np.deg2rad(np.arange(6) * 60.0 - 90.0)
         if self.orientation is Orientation.POINTY:
             angles = angles + math.pi / 6
         r = _ROOT3 / 2
         pts = np.stack([r * np.cos(angles), r * np.sin(angles)], axis=-1)
-        out: F64 = (pts + 1) / 2 * self.size - 0.5
-        return out
-
-    def corners(self) -> F64:
-        """The six corners in patch pixels ``(6, 2)``."""
+        mids: F64 = (pts + 1) / 2 * self.size - 0.5
         angles = np.deg2rad(np.arange(6) * 60.0)
         if self.orientation is Orientation.POINTY:
             angles = angles + math.pi / 6
         pts = np.stack([np.cos(angles), np.sin(angles)], axis=-1)
-        out: F64 = (pts + 1) / 2 * self.size - 0.5
-        return out
+        corners: F64 = (pts + 1) / 2 * self.size - 0.5
+        return mids, corners
 
     def cells(self) -> NDArray[np.int64]:
         """Seven cells of the hex: 0 the centre, 1-6 the ring towards each hexside; -1 outside.
