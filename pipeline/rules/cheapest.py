@@ -35,12 +35,13 @@ search.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.rules.movement import ONE_HEX, Move, MoveQuery
 from pipeline.rules.numbering import numbering
+from pipeline.rules.systems.base import PlainSteps
 from pipeline.rules.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -73,16 +74,16 @@ def cheapest_costs(engine: Engine, query: MoveQuery, first: Move
     """The cheapest MP (or ``"one_hex"``) to every hex the mover may end its move in, as
     :attr:`~pipeline.rules.movement.Reach.costs` gives them, from its first state
     ``first``; ``None`` where the full search must answer (see the module docstring)."""
-    kept = engine.system.step_memo(engine, query)
-    if kept is None:
+    steps = engine.system.step_memo(engine, query)
+    if steps is None:
         return None
-    memo, kind, barred = kept
+    memo, kind = steps.memo, steps.kind
     for scale in SCALES:
         if ("cheapest_fractional", *kind, scale) in memo:
             continue
         try:
             return _Search(engine, query, first, scale, _rows(memo, kind, scale),
-                           barred).costs()
+                           steps).costs()
         except _Fractional:
             memo[("cheapest_fractional", *kind, scale)] = True
     return None
@@ -112,14 +113,14 @@ class _Search:
     states (by hex number) apart from the few that remember something or stop."""
 
     def __init__(self, engine: Engine, query: MoveQuery, first: Move, scale: int,
-                 rows: dict[int, _Row], barred: Container[Hex]) -> None:
+                 rows: dict[int, _Row], steps: PlainSteps) -> None:
         system = engine.system
         numbers = numbering(engine)
         self.engine, self.query, self.first, self.scale = engine, query, first, scale
         self.hexes, self.ids, self.rows = numbers.hexes, numbers.ids, rows
         self.stepper = system.stepper(engine, query)
         self.enter, self.carried = system.enter, system.carried
-        self.barred = barred
+        self.barred, self.row = steps.barred, steps.row
         self.limit = math.floor(first.ma * scale)
         self.best: dict[int, int] = {}  # plain states
         self.held: dict[_Held, int] = {}  # the others
@@ -168,11 +169,10 @@ class _Search:
         """A plain state's steps out of hex ``x``: the system's plain steps in units, and
         the hexes a step into goes through ``enter`` (not those the mover may never
         enter: ``enter`` refuses them first, whatever the state)."""
-        ids, scale, barred = self.ids, self.scale, self.barred
-        plain, special = self.stepper(Move(self.hexes[x], 0.0, self.first.ma, _EMPTY,
-                                           None, False, 1))
-        return (tuple((_units(cost, scale), ids[n]) for n, cost in plain),
-                tuple(ids[n] for n in special if n not in barred))
+        scale, barred = self.scale, self.barred
+        plain, special = self.row(x)
+        return (tuple((_units(cost, scale), y) for cost, y in plain),
+                tuple(y for y in special if y not in barred))
 
     def _expand(self, move: Move, spent: int) -> None:
         """The steps out of a state that remembers something (or the first), as the full

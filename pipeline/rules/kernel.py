@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -45,6 +45,7 @@ from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
 from pipeline.rules.errors import RulesError
 from pipeline.rules.explain import who
 from pipeline.rules.movement import Move, MoveQuery
+from pipeline.rules.numbering import numbering
 from pipeline.rules.select import any_holds, moving_class, selects
 from pipeline.rules.situation import Unit
 from pipeline.rules.stacking import (
@@ -55,7 +56,7 @@ from pipeline.rules.stacking import (
     stacking_verdict,
 )
 from pipeline.rules.supply import supply_answers
-from pipeline.rules.systems.base import Steps, System
+from pipeline.rules.systems.base import NumberedSteps, PlainSteps, Steps, System
 from pipeline.rules.terrain import (
     StepCosts,
     prohibiting,
@@ -140,6 +141,9 @@ class _Table:
     special: frozenset[Hex]          # hexes every step into goes through enter
     costs: dict[Hex, dict[Hex, float | Verdict]] | None  # each step's cost, by the hex left
     own_costs: bool                  # the system prices steps its own way (step_cost)
+    # The numbers of the special hexes, of those the mover may not enter and of the
+    # remembered ones (Kernel.step_memo), worked out when first asked.
+    numbers: tuple[frozenset[int], frozenset[int], frozenset[int]] | None = None
 
 
 # The hooks whose answers, as the kernel gives them, depend on a step's hexes and what the
@@ -763,27 +767,70 @@ class Kernel(System):
 
         return steps
 
-    def step_memo(self, engine: Engine, query: MoveQuery
-                  ) -> tuple[dict[tuple[object, ...], object], tuple[object, ...],
-                             Container[Hex]] | None:
-        """Where this kind of mover's step table is kept (:meth:`_step_table`), its key and
-        the hexes it may not enter (:meth:`barred`, refused first by :meth:`enter`); ``None``
-        for a move limited in hexes or to one hex (a step's answer depends on the steps
-        before) and for a system with its own :meth:`steps`, :meth:`enter`, :meth:`end`,
-        :meth:`carried`, :meth:`entry_cost`, :meth:`one_hex_allowed` or
+    def step_memo(self, engine: Engine, query: MoveQuery) -> PlainSteps | None:
+        """Where this kind of mover's step table is kept (:meth:`_step_table`), the hexes it
+        may not enter (:meth:`barred`, refused first by :meth:`enter`) and its plain steps by
+        number; ``None`` for a move limited in hexes or to one hex (a step's answer depends
+        on the steps before) and for a system with its own :meth:`steps`, :meth:`enter`,
+        :meth:`end`, :meth:`carried`, :meth:`entry_cost`, :meth:`one_hex_allowed` or
         :meth:`ezoc_to_ezoc`. The hooks :meth:`enter` asks that a system may replace
         (:meth:`may_enter_ezoc`, :meth:`step_cost`, :meth:`remember`...) answer from the
         step alone: the hexes and what the mover remembers."""
         cls = type(self)
         if any(getattr(cls, hook) is not getattr(Kernel, hook) for hook in _STEP_HOOKS):
             return None
-        mover = self._asking(engine, query)[1]
+        _, mover, kind, remembered, _, _ = self._asking(engine, query)
         if mover.all_special or mover.hop is not None:
             return None
         own_costs = cls.step_cost is not Kernel.step_cost
         memo = (engine.memo if own_costs or mover.kind[-1]
                 else engine.situation.position_memo)
-        return memo, (self.name, *mover.kind), mover.barred
+        if kind.numbers is None:
+            ids = numbering(engine).ids
+            kind.numbers = (frozenset(ids[h] for h in kind.special),
+                            frozenset(ids[h] for h in mover.barred),
+                            frozenset(ids[h] for h in remembered))
+        return PlainSteps(memo, (self.name, *mover.kind), kind.numbers[1],
+                          self._numbered_row(engine, query, mover, kind))
+
+    def _numbered_row(self, engine: Engine, query: MoveQuery, mover: Mover, kind: _Table
+                      ) -> Callable[[int], NumberedSteps]:
+        """:meth:`steps` of a state that remembers nothing, after the first step, by the
+        hexes' numbers: split as :meth:`_split` splits them."""
+        numbers = numbering(engine)
+        around, hexes = numbers.around, numbers.hexes
+        assert kind.numbers is not None
+        special_numbers, _, remembered = kind.numbers
+        unit_class = mover.unit_class
+        if kind.own_costs:
+            stepper = self.stepper(engine, query)
+            ids = numbers.ids
+
+            def by_hex(x: int) -> NumberedSteps:
+                plain, special = stepper(Move(hexes[x], 0.0, mover.allowance.ma, steps=1))
+                return (tuple((cost, ids[n]) for n, cost in plain),
+                        tuple(ids[n] for n in special))
+
+            return by_hex
+        step = StepCosts.of(engine).numbered
+
+        def row(x: int) -> NumberedSteps:
+            if x in remembered:
+                return (), around[x]
+            plain: list[tuple[float, int]] = []
+            special: list[int] = []
+            for y in around[x]:
+                if y in special_numbers:
+                    special.append(y)
+                    continue
+                cost = step(engine, unit_class, x, y)
+                if cost.__class__ is Verdict:
+                    special.append(y)
+                else:
+                    plain.append((cost, y))  # type: ignore[arg-type]
+            return tuple(plain), tuple(special)
+
+        return row
 
     def _split(self, engine: Engine, kind: _Table, unit_class: str, here: Hex) -> Steps:
         """The neighbours of ``here`` split as :meth:`steps` says. What each step costs

@@ -95,6 +95,19 @@ class GameMap:
         return Numbering.of(self.grid)
 
     @cached_property
+    def numbered_features(self) -> dict[int, frozenset[str]]:
+        """The features of each hexside with any, both ways round, keyed ``a * n + b`` by
+        the numbers of its hexes ``a`` and ``b`` (``n`` hexes on the map)."""
+        ids = self.numbers.ids
+        n = len(ids)
+        out: dict[int, frozenset[str]] = {}
+        for side, feats in self.hexsides.items():
+            a, b = ids.get(side.a), ids.get(side.b)
+            if a is not None and b is not None:
+                out[a * n + b] = out[b * n + a] = feats
+        return out
+
+    @cached_property
     def _offsets(self) -> dict[Hex, tuple[int, int]]:
         return {h: self.grid.offset(h) for h in self.grid.adjacency}
 

@@ -29,6 +29,7 @@ __all__ = ["Step", "StepCosts", "prohibited_hexes", "prohibiting", "road_hexes",
            "roads_along_hexes", "step_cost"]
 
 _ABSENT = object()
+_NONE: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class StepCosts:
     2.0
     """
 
-    __slots__ = ("_bare", "_memo", "along_hexes", "bridges", "map")
+    __slots__ = ("_bare", "_bare_numbered", "_memo", "along_hexes", "bridges", "map")
 
     def __init__(self, engine: Engine) -> None:
         # No reference to the engine: it holds this object.
@@ -103,8 +104,9 @@ class StepCosts:
         self.along_hexes = roads_along_hexes(engine)
         self.bridges = bool(_assumed_bridges(engine))
         self._memo: dict[tuple[object, ...], float | Verdict] = {}
-        # A step across a bare hexside, by the unit class and the hex entered.
+        # A step across a bare hexside, by the unit class and the hex entered (its number).
         self._bare: dict[str, dict[Hex, float | Verdict]] = {}
+        self._bare_numbered: dict[str, list[float | Verdict | None]] = {}
 
     @staticmethod
     def of(engine: Engine) -> StepCosts:
@@ -130,6 +132,22 @@ class StepCosts:
         known = bare.get(to)
         if known is None:
             known = bare[to] = self.cost(engine, unit_class, frm, to, features)
+        return known
+
+    def numbered(self, engine: Engine, unit_class: str, frm: int, to: int) -> float | Verdict:
+        """:meth:`step` between two hexes given by their numbers
+        (:mod:`pipeline.rules.numbering`)."""
+        gmap = self.map
+        hexes = gmap.numbers.hexes
+        features = gmap.numbered_features.get(frm * len(hexes) + to)
+        if features or self.along_hexes:
+            return self.cost(engine, unit_class, hexes[frm], hexes[to], features or _NONE)
+        bare = self._bare_numbered.get(unit_class)
+        if bare is None:
+            bare = self._bare_numbered[unit_class] = [None] * len(hexes)
+        known = bare[to]
+        if known is None:
+            known = bare[to] = self.cost(engine, unit_class, hexes[frm], hexes[to], _NONE)
         return known
 
     def cost(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,

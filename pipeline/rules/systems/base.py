@@ -10,7 +10,8 @@ profile's) and reads the profile keys it declares in :attr:`System.reads`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Container
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,10 +24,27 @@ from pipeline.rules.verdict import SupplyAnswer, Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["REPOSITORY", "Steps", "SupplyAnswer", "System"]
+__all__ = ["REPOSITORY", "NumberedSteps", "PlainSteps", "Steps", "SupplyAnswer", "System"]
 
 # Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
 Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
+# The same by the hexes' numbers (pipeline.rules.numbering): (MP, hex) and the others.
+NumberedSteps = tuple[tuple[tuple[float, int], ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class PlainSteps:
+    """What a search that counts MP alone asks of one question's mover
+    (:meth:`System.step_memo`)."""
+
+    #: Where that kind of mover's steps are kept, and the kind's key in it.
+    memo: dict[tuple[object, ...], object]
+    kind: tuple[object, ...]
+    #: The numbers of the hexes :meth:`System.enter` refuses it whatever its state.
+    barred: frozenset[int]
+    #: :meth:`System.steps` of a state that remembers nothing, after the first step, out of
+    #: a hex (by number).
+    row: Callable[[int], NumberedSteps]
 
 #: The repository the seed systems' reference profiles (maps/<game>/rules.json) are in.
 REPOSITORY = Path(__file__).resolve().parents[3]
@@ -112,14 +130,11 @@ class System:
         assert isinstance(table, dict)
         return table
 
-    def step_memo(self, engine: Engine, query: MoveQuery
-                  ) -> tuple[dict[tuple[object, ...], object], tuple[object, ...],
-                             Container[Hex]] | None:
-        """Where a search that counts the MP alone (:mod:`pipeline.rules.cheapest`) may
-        keep this question's mover's plain steps, the key of its kind of mover, and the
-        hexes :meth:`enter` refuses it whatever its state; ``None`` (the default) when a
-        step after the first depends on more than the hexes and what the mover remembers
-        (its MP or its steps so far, a die), and every question takes the full search."""
+    def step_memo(self, engine: Engine, query: MoveQuery) -> PlainSteps | None:
+        """What a search that counts the MP alone (:mod:`pipeline.rules.cheapest`) needs of
+        this question's mover; ``None`` (the default) when a step after the first depends on
+        more than the hexes and what the mover remembers (its MP or its steps so far, a
+        die), and every question takes the full search."""
         return None
 
     def carried(self, memory: frozenset[str]) -> frozenset[str]:
