@@ -638,16 +638,14 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     best: dict[int, int] = {}
     remaining = {ids[t] for t in targets} if targets is not None else None
     seen = set(at)
-    state = 0
-    while state < len(at):
-        x = at[state]
+    # The queue is the states' list itself: the loop reads what is appended to it.
+    for state, x in enumerate(at):
         best[x] = state  # _settle, inlined
         if remaining is not None:
             remaining.discard(x)
             if not remaining:
                 break
         total = count[state] + per_hex
-        state += 1
         if x in closed and x not in initial:
             continue  # a source is only entered; any other hex must be open (_open)
         if limit is not None and total > limit:
@@ -659,14 +657,14 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                     seen.add(y)
                     at.append(y)
                     count.append(total)
-                    parent.append(state - 1)
+                    parent.append(state)
         elif x not in barred:  # across a bare hexside only x's own terrain can stop a step
             for y in ys:
                 if y not in seen:
                     seen.add(y)
                     at.append(y)
                     count.append(total)
-                    parent.append(state - 1)
+                    parent.append(state)
     return Lines(numbers, best, at, count, parent)
 
 
@@ -693,17 +691,20 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
     closed = _closed_numbers(engine, tracing)
     numbers = numbering(engine)
+    # The least any step can count: what entering a hex counts, or crossing into it.
+    least = min([default, *(e.counts for e in length.hex_counts),
+                 *(r.counts for r in length.roads), *(c.counts for c in length.crossings)])
     ids = numbers.ids
-    # The states by index; each (limited hexes passed, leaves by road) pair's states by
-    # their hex's number.
+    # The states by index; the states of each count of limited hexes passed, by their
+    # hex's number, for lines that leave by a road into a limited hex and for the others.
     states: list[_State] = []
-    layers: dict[tuple[tuple[int, ...], bool], dict[int, int]] = {}
+    layers: tuple[dict[tuple[int, ...], dict[int, int]], ...] = ({}, {})
     at: list[int] = []
     count: list[float] = []
     parent: list[int] = []
     zero = tuple(0 for _ in limits)
     initial = {ids[s] for s in starts}
-    sources_layer = layers[(zero, True)] = {}
+    sources_layer = layers[True][zero] = {}
     for s in starts:
         sources_layer[ids[s]] = len(states)
         states.append((ids[s], zero, True))
@@ -732,6 +733,8 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
                         return Lines(numbers, best, at, count, parent)
             if x in closed and x not in initial:
                 continue  # a source is only entered; any other hex must be open (_open)
+            if limit is not None and d + least > limit:
+                continue  # no step from here stays within the length
             base, entry = counts[x]
             if entry is not None and entry in relaxed_counts:
                 base = default
@@ -758,9 +761,9 @@ def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
             for (total, now, road), into in groups:
                 if limit is not None and total > limit:
                     continue
-                layer = layers.get((now, road))
+                layer = layers[road].get(now)
                 if layer is None:
-                    layer = layers[(now, road)] = {}
+                    layer = layers[road][now] = {}
                 due: list[int] | None = None
                 for y in into:
                     known = layer.get(y)
