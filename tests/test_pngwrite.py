@@ -1,4 +1,5 @@
-"""PNG faces written by OpenCV: the same pixels back through Pillow and OpenCV, the dpi
+"""PNG faces written unfiltered at zlib level 1: the same pixels back through Pillow and
+OpenCV, the same bytes as libpng writes (OpenCV's writer, which wrote them before), the dpi
 in a valid pHYs chunk right after IHDR, and every mode a face or piece comes in."""
 
 from __future__ import annotations
@@ -38,6 +39,31 @@ def test_pixels_come_back_exactly_through_pillow_and_opencv(mode):
         expected = cv2.cvtColor(expected, cv2.COLOR_RGB2BGR if mode == "RGB"
                                 else cv2.COLOR_RGBA2BGRA)
     assert np.array_equal(decoded, expected)
+
+
+def _libpng(image: Image.Image) -> bytes:
+    """The picture as OpenCV's libpng writer encodes it, rows unfiltered, zlib level 1."""
+    pixels = np.asarray(image)
+    if image.mode != "L":
+        pixels = cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR if image.mode == "RGB"
+                              else cv2.COLOR_RGBA2BGRA)
+    ok, data = cv2.imencode(".png", pixels, [cv2.IMWRITE_PNG_COMPRESSION, 1,
+                                             cv2.IMWRITE_PNG_FILTER, cv2.IMWRITE_PNG_FILTER_NONE])
+    assert ok
+    return data.tobytes()
+
+
+@pytest.mark.skipif(not hasattr(cv2, "IMWRITE_PNG_FILTER"), reason="OpenCV before 4.11 filters")
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L"])
+@pytest.mark.parametrize("size", [(1, 1), (10, 73), (47, 47), (61, 47), (188, 188), (300, 200)])
+def test_the_bytes_are_libpngs(mode, size):
+    # Flat art and noise: a small window in the zlib header (under 16 KiB of rows), one
+    # IDAT chunk, and several of 8,192 bytes.
+    rng = np.random.default_rng(sum(size))
+    noise = Image.fromarray(rng.integers(0, 256, (size[1], size[0], 4), dtype=np.uint8))
+    for image in (_face("RGBA").resize(size), noise):
+        picture = image.convert(mode)
+        assert png_bytes(picture) == _libpng(picture)
 
 
 def test_the_resolution_chunk_follows_ihdr_with_its_crc():
