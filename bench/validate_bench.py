@@ -4,8 +4,10 @@ For each map of the foreign bench (``../shared/bench/foreign/``, or ``$BOCAGE_FO
 of bocage's own render bench (``bench/styles.py``'s sample sheets):
 
 1. the map is digitized as a builder would set it up (``bench/foreign_setup.json``: the grid
-   as printed, three sample hexes a terrain, the feature colours), and the reading kept in
-   ``build/validate-bench/`` so the next run starts from it;
+   as printed, three sample hexes a terrain, the feature colours), with the reader's
+   confidence that each line is not where it read none (``absence``, as ``validate
+   --scan`` reads), and the reading kept in ``build/validate-bench/`` so the next run
+   starts from it;
 2. its truth is typed into a map.json as a careful builder would type it (:func:`typed_map`:
    every hex's main terrain, the hexside features, the town symbols);
 3. the correct map is validated against the reading: every error or warning is a false
@@ -35,6 +37,7 @@ try:  # run as a script from bench/, or imported as bench.validate_bench
 except ImportError:  # pragma: no cover
     from bench.foreign import MAPS, foreign_folder, load_setup, read_map, truth_of
 
+from pipeline.digitize.outputs import with_absence
 from pipeline.model import MapData, map_from_data
 from pipeline.validate import ALARMS, inject_errors, score, validate_data, validate_text
 
@@ -89,7 +92,7 @@ def reading(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bo
     path = cache / f"{name}{'-truth-grid' if truth_grid else ''}.digitized.json"
     if path.is_file():
         return map_from_data(json.loads(path.read_text(encoding="utf-8")), path)
-    result, _, _ = read_map(folder, name, setup, truth_grid=truth_grid)
+    result, _, _ = read_map(folder, name, setup, truth_grid=truth_grid, absence=True)
     cache.mkdir(parents=True, exist_ok=True)
     path.write_text(result.map.model_dump_json(exclude_none=True, indent=1), encoding="utf-8")
     return result.map
@@ -165,14 +168,14 @@ def own_reading(name: str, seed: int, *, truth_grid: bool, cache: Path = CACHE
     except ImportError:  # pragma: no cover
         from bench.styles import read as read_sheet
     result, truth, _ = read_sheet(name, seed, truth_grid=truth_grid)
-    grid = result.map.boards[0].grid.model_dump(mode="json", exclude={"layout"},
-                                                exclude_none=True)
+    read = with_absence(result.map, result.legend, result.hexside_absence)
+    grid = read.boards[0].grid.model_dump(mode="json", exclude={"layout"}, exclude_none=True)
     cache.mkdir(parents=True, exist_ok=True)
-    reading_doc = result.map.model_dump(mode="json", exclude_none=True)
+    reading_doc = read.model_dump(mode="json", exclude_none=True)
     slim = {k: truth[k] for k in ("hexes", "hexsides")}
     path.write_text(json.dumps({"reading": reading_doc, "truth": slim, "grid": grid}),
                     encoding="utf-8")
-    return result.map, slim, grid
+    return read, slim, grid
 
 
 def main(argv: list[str] | None = None) -> int:

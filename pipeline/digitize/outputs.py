@@ -41,6 +41,7 @@ __all__ = [
     "hex_corners",
     "hexside_line",
     "overlay",
+    "with_absence",
 ]
 
 UNSURE = 0.6  # confidence under which the overlay circles a hex
@@ -83,8 +84,7 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
               game: str = "digitized", title: str | None = None, board: str = "map",
               source: str | None = None,
               confidence: Mapping[Hexside, Mapping[str, float]] | None = None,
-              hex_features: Mapping[Hex, tuple[str, ...]] | None = None,
-              absent: Mapping[Hexside, Mapping[str, float]] | None = None) -> MapData:
+              hex_features: Mapping[Hex, tuple[str, ...]] | None = None) -> MapData:
     """The map document of a digitization.
 
     Parameters
@@ -99,15 +99,8 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
         Hexside -> feature -> how sure its reading is, recorded with each hexside.
     hex_features
         Hex -> the symbols found on it (towns), recorded as hex features.
-    absent
-        Hexside -> line -> how sure the reading is that the line is not there, for
-        every hexside examined (:attr:`HexsideReading.absent
-        <pipeline.digitize.hexsides.HexsideReading.absent>`): each line's vocabulary
-        entry keeps the confidence of a hexside showing no trace of it, and the
-        hexsides where it differs keep their own.
     """
     grid = fit.grid
-    unseen, doubts = _absences(legend, absent or {}) if absent else ({}, {})
     marks = dict(hex_features or {})
     counts = Counter(t.terrain[0] for t in terrain.values())
     default = legend.default_terrain or min(counts, key=lambda n: (-counts[n], n))
@@ -127,22 +120,78 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
                     **({"image": Path(source).name} if source else {})}],
         "terrain_types": {n: ({"color": _hex_colour(c[0])} if c else {})
                           for n, c in legend.terrain.items()},
-        "hexside_features": {n: {"kind": f.kind, "color": _hex_colour(f.colours[0]),
-                                 **({"absent": unseen[n]} if n in unseen else {})}
+        "hexside_features": {n: {"kind": f.kind, "color": _hex_colour(f.colours[0])}
                              for n, f in legend.features.items()},
         "default_terrain": default,
         "hexes": {grid.id(h): {"terrain": list(t.terrain), "fractions": dict(t.fractions),
                                "confidence": t.confidence,
                                **({"features": list(marks[h])} if h in marks else {})}
                   for h, t in terrain.items()},
-        "hexsides": [_hexside_entry(grid, side, hexsides.get(side, ()),
-                                    (confidence or {}).get(side), doubts.get(side))
-                     for side in sorted(set(hexsides) | set(doubts))],
+        "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side))
+                     for side, names in sorted(hexsides.items())],
     }
     if marks:
         data["hex_features"] = {n: {"note": "found on the scan as a symbol"}
                                 for n in sorted({n for f in marks.values() for n in f})}
     return map_from_data(data, "<digitized map>")
+
+
+def with_absence(doc: MapData, legend: Legend,
+                 absent: Mapping[Hexside, Mapping[str, float]]) -> MapData:
+    """A digitized map document that also says how sure its reading is that lines are not
+    where it read none (what ``bocage validate`` needs to name a line typed too many).
+
+    Each line's vocabulary entry keeps its confidence where a hexside showed no trace
+    of it (``hexside_features.road.absent``), and the hexsides where the reading's own
+    differs keep theirs (``hexsides[].absent``; an entry with no feature when the
+    hexside carries none). A map a builder goes on to correct needs none of it:
+    :func:`~pipeline.digitize.digitize_scan` adds it when asked (``absence=True``).
+
+    Parameters
+    ----------
+    doc
+        The map document of a digitization (:func:`build_map`), on one board.
+    legend
+        The legend it was read with (which features are lines).
+    absent
+        Hexside -> line -> how sure the reading is that the line is not there
+        (:attr:`Digitization.hexside_absence <pipeline.digitize.Digitization>`).
+
+    Examples
+    --------
+    >>> from pipeline.hexgrid import Hex, Hexside
+    >>> from pipeline.digitize.legend import legend_from_data
+    >>> from pipeline.model import map_from_data
+    >>> doc = map_from_data({"kind": "map", "game": "g", "title": "t", "illustrative": False,
+    ...     "source": "s", "terrain_types": {"clear": {}},
+    ...     "hexside_features": {"road": {"kind": "across"}},
+    ...     "boards": [{"name": "1", "grid": {"orientation": "flat", "cols": 2, "rows": 2,
+    ...                                       "numbering": {"stagger": "even-down"}}}]})
+    >>> legend = legend_from_data({"kind": "legend", "terrain": {"clear": [250, 250, 240]},
+    ...     "features": {"road": {"kind": "across", "color": [20, 20, 20]}}})
+    >>> out = with_absence(doc, legend, {Hexside(Hex(0, 0), Hex(0, 1)): {"road": 0.28},
+    ...                                  Hexside(Hex(0, 0), Hex(1, 0)): {"road": 0.92}})
+    >>> out.hexside_features["road"].absent, [(s.key(), s.absent) for s in out.hexsides]
+    (0.92, [(('0101', '0102'), {'road': 0.28})])
+    """
+    grid = next(iter(doc.grids().values()))
+    unseen, doubts = _absences(legend, absent)
+    data = doc.model_dump(mode="json", exclude_none=True)
+    for name, value in unseen.items():
+        data["hexside_features"][name]["absent"] = value
+    entries = {_side_of(grid, entry): entry for entry in data["hexsides"]}
+    for side, lines in doubts.items():
+        entries.setdefault(side, _hexside_entry(grid, side, ()))["absent"] = lines
+    data["hexsides"] = [entries[side] for side in sorted(entries)]
+    return map_from_data(data, "<digitized map>")
+
+
+def _side_of(grid: HexGrid, entry: Mapping[str, Any]) -> Hexside:
+    """The hexside of a map document's entry (two hexes, or a hex and a direction)."""
+    if "hexes" in entry:
+        a, b = entry["hexes"]
+        return grid.hexside(grid.hex(a), grid.hex(b))
+    return grid.hexside_at(grid.hex(entry["hex"]), entry["direction"])
 
 
 def _absences(legend: Legend, absent: Mapping[Hexside, Mapping[str, float]]
@@ -163,12 +212,9 @@ def _absences(legend: Legend, absent: Mapping[Hexside, Mapping[str, float]]
 
 
 def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...],
-                   confidence: Mapping[str, float] | None = None,
-                   absent: Mapping[str, float] | None = None) -> dict[str, Any]:
+                   confidence: Mapping[str, float] | None = None) -> dict[str, Any]:
     sure = ({"confidence": {n: round(float(confidence[n]), 3) for n in names if n in confidence}}
             if confidence else {})
-    if absent:
-        sure["absent"] = dict(absent)
     if grid.contains(side.a) and grid.contains(side.b):
         return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names),
                 **sure}

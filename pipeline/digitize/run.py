@@ -31,7 +31,7 @@ from pipeline.digitize.learn import Learner
 from pipeline.digitize.legend import Legend, load_legend
 from pipeline.digitize.light import Light
 from pipeline.digitize.linereader import LineColours
-from pipeline.digitize.outputs import build_map
+from pipeline.digitize.outputs import build_map, with_absence
 from pipeline.digitize.printedkey import KeySwatch, find_key
 from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.symbols import cover_symbols, read_symbols
@@ -103,7 +103,7 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
                   progress: Progress | None = None, fit: GridFit | None = None,
                   learner: Learner = Learner(), warn: Callable[[str], None] | None = None,
                   suggest: int = 0, symbols: Mapping[str, Sequence[str]] | None = None,
-                  key_auto: bool = False) -> Digitization:
+                  key_auto: bool = False, absence: bool = False) -> Digitization:
     """Digitize a scan, keeping every intermediate finding.
 
     Parameters
@@ -146,6 +146,11 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
         Find the printed key's swatches by their labels (``--key auto``,
         :func:`~pipeline.digitize.printedkey.find_key`); a terrain given in ``key``
         keeps the boxes given.
+    absence
+        Write into the map document how sure the reading is that each line is not
+        where it read none (:func:`~pipeline.digitize.outputs.with_absence`), as a
+        reading to validate a typed map against needs; the Digitization carries it
+        (``hexside_absence``) either way.
     """
     tell = _timed(progress or (lambda stage: None))
     tell("read")
@@ -185,8 +190,9 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
     tell("map")
     doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
-                    source=source, confidence=confidence, hex_features=marks,
-                    absent=reading.absent)
+                    source=source, confidence=confidence, hex_features=marks)
+    if absence:
+        doc = with_absence(doc, legend_, reading.absent)
     tell("done")
     return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks,
                         found, reading.absent)

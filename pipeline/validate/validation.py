@@ -187,7 +187,10 @@ def digitize_hook(scan: Path, legend: Path | None, hand: Path | None = None, *,
         raise BocageError(f"{scan}: --scan needs --legend LEGEND.json")
     if grid is None and hand is not None and reading.get("size") is None:
         grid = typed_grid(read_raw_file(hand)[0], hand)
-    return digitize_scan(scan, legend, grid=grid, source=str(scan), **reading).map
+    # How sure the reading is that lines are not where it read none: a line typed too
+    # many is named by it.
+    return digitize_scan(scan, legend, grid=grid, source=str(scan),
+                         **{"absence": True, **reading}).map
 
 
 def validate_text(text: str, *, file: str = "<map>", against: MapData | None = None,

@@ -275,9 +275,15 @@ def test_the_map_document_keeps_each_lines_absence_where_it_says_something(marke
     from pipeline.digitize.sideconfidence import absence
 
     drawn, reading = marked
-    result = digitize_scan(drawn.image, legend_from_data(LEGEND, "legend.json"), fit=drawn.fit)
+    legend = legend_from_data(LEGEND, "legend.json")
+    plain = digitize_scan(drawn.image, legend, fit=drawn.fit)
+    result = digitize_scan(drawn.image, legend, fit=drawn.fit, absence=True)
     doc = result.map
     assert result.hexside_absence and set(result.hexside_absence) == set(reading.absent)
+    # A map a builder goes on to correct carries none of it unless asked.
+    assert plain.hexside_absence == result.hexside_absence
+    assert all(s.features and s.absent is None for s in plain.map.hexsides)
+    assert all(f.absent is None for f in plain.map.hexside_features.values())
     # Where a hexside shows no trace, the vocabulary says how sure; bridges are marks.
     assert {n: f.absent for n, f in doc.hexside_features.items()} == {
         "river": absence("along", 0.0), "road": absence("across", 0.0),
