@@ -173,11 +173,7 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
                        f"{hex_id}: typed {typed}, {seen}: both are in the hex; is {typed}"
                        " what the key calls it?", hexes=(hex_id,), confidence=conf,
                        source="diff")
-    severity = _severity(conf, sure)
-    if fractions and typed not in fractions and severity == "check":
-        # However unsure of its own main terrain, the reading sees none of the typed one.
-        severity, seen = "warning", f"{seen}, and no {typed} in the hex"
-    return Finding(severity, "terrain_differs", hex_id,
+    return Finding(_severity(conf, sure), "terrain_differs", hex_id,
                    f"{hex_id}: typed {typed}, {seen}", hexes=(hex_id,), confidence=conf,
                    source="diff")
 

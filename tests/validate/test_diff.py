@@ -374,17 +374,3 @@ def test_neighbours_typed_each_as_the_other_is_read_are_one_swap(demo_data, demo
     found = diff_maps(typed, map_from_data(demo_data)).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
 
-
-def test_a_typed_terrain_the_reading_sees_none_of_is_a_warning_however_unsure(demo_data,
-                                                                             demo_map):
-    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
-                                                  "0101": {"terrain": ["marsh"]}}})
-    demo_data["hexes"]["0101"] = {"terrain": ["clear"], "confidence": 0.5,
-                                  "fractions": {"clear": 0.7, "woods": 0.3}}
-    found = diff_maps(typed, map_from_data(demo_data)).findings
-    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
-    assert found[0].message.endswith("and no marsh in the hex")
-    # Without area shares the reading says nothing of the typed terrain: a look.
-    del demo_data["hexes"]["0101"]["fractions"]
-    found = diff_maps(typed, map_from_data(demo_data)).findings
-    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
