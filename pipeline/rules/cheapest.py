@@ -223,8 +223,7 @@ class _Search:
         """Every settled state the system lets the move end in (``end``, asked where
         ``end_checks`` says), the best for each hex: MP before a one-hex move, fewer MP
         first."""
-        engine, query, hexes, ids, scale = (self.engine, self.query, self.hexes, self.ids,
-                                            self.scale)
+        engine, query, hexes, scale = self.engine, self.query, self.hexes, self.scale
         system, ma = engine.system, self.first.ma
         checks = system.end_checks(engine, query)
         refusals = system.end_refusals(engine, query) or {}
@@ -233,8 +232,8 @@ class _Search:
         best = self.best
         costs: dict[Hex, float | str] = {}
         looked = best
-        if checks is not None:
-            looked = {x: best[x] for x in (ids[h] for h in checks) if x in best}
+        if checks is not None:  # as many as the map has stacks: asked of the hexes reached
+            looked = {x: total for x, total in best.items() if hexes[x] in checks}
             costs = {hexes[x]: values[total] for x, total in best.items() if x not in looked}
         for x, total in looked.items():
             h = hexes[x]
