@@ -23,7 +23,15 @@ the bench that types errors into a true map. Nothing here changes data.
 """
 
 from pipeline.validate.accepted import apply_accepted, read_accepted, sidecar_of
-from pipeline.validate.diff import Agreement, MapDiff, diff_maps, feature_confidence, same_grid
+from pipeline.validate.diff import (
+    Absence,
+    Agreement,
+    MapDiff,
+    absence_confidence,
+    diff_maps,
+    feature_confidence,
+    same_grid,
+)
 from pipeline.validate.facts import check_fact, check_facts
 from pipeline.validate.findings import (
     SEVERITIES,
@@ -56,6 +64,7 @@ __all__ = [
     "REASONS",
     "ROLE_NAMES",
     "SEVERITIES",
+    "Absence",
     "Agreement",
     "Finding",
     "Injected",
@@ -66,6 +75,7 @@ __all__ = [
     "Score",
     "Severity",
     "Validation",
+    "absence_confidence",
     "apply_accepted",
     "check_fact",
     "check_facts",

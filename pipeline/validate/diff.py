@@ -14,7 +14,12 @@ is compared with like:
   nothing about how sure a line reading was. Such a feature read on many
   hexsides of which fewer than half were typed (or typed on many of which
   fewer than half were read) is judged unreliable on this map: its
-  disagreements are left out and one ``reading_unreliable`` note says so;
+  disagreements are left out and one ``reading_unreliable`` note says so.
+  A line typed where the reading read none is judged by the reading's
+  confidence that it is *not* there (``absent`` in the reading's vocabulary
+  and hexside entries, :func:`absence_confidence`): sure where the hexside
+  showed no trace of the line, doubtful where it showed some, or where the
+  reading does not read the typed line beside it either;
 * hex features and names, with the hex's confidence.
 
 Four or more neighbouring hexes read surely and typed otherwise are one
