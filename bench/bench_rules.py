@@ -23,7 +23,11 @@ side's zones of control, the hexes enemy units bar, where moves stop, each kind 
 mover's plain steps, where a lone mover may not end); each question's own work (its
 search, supply's lines and their explanations) is timed.
 The "new position" rows time a copy of the position each call, which works all of it out
-again (a command answering one question).
+again (a command answering one question); the map's own topology (its hexes numbered,
+each hex's neighbours) stays with the map, as its adjacency does. A reachable set is its
+hexes and their MP (what most questions read); each hex's path and the refusals of the
+hexes beside are worked out when first read, and the "paths and refusals read" row reads
+them too.
 
 The scaling rows time the reachable set and supply on maps of 500, 2,000, 8,000 and
 32,000 hexes, as dense in units, roads and rivers as the bench map, and print how the time
@@ -229,7 +233,8 @@ def _same_answers(sit: Situation, movers: list[Unit],
 
 
 def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
-          supply: bool = True, new_position: bool = False) -> list[Row]:
+          supply: bool = True, new_position: bool = False, read_all: bool = False
+          ) -> list[Row]:
     movers = [u for u in sit.units if u.ma == 12.0 and u.side == "allied"][:10]
     prepared = [weighted_graph(sit, u) for u in movers]
     differ = _same_answers(sit, movers, prepared)
@@ -245,6 +250,13 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
         engine = Engine(sit)
         for u in movers:
             engine.reachable(u.id)
+
+    def reach_read() -> None:
+        # The same with every answer read: each hex's path and each refusal.
+        engine = Engine(sit)
+        for u in movers:
+            reach = engine.reachable(u.id)
+            assert reach.paths.keys() == reach.costs.keys() and reach.refused is not None
 
     def reach_new() -> None:
         # A new position (a copy of the situation): everything worked out again.
@@ -269,6 +281,9 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
 
     rows = [_row("reachable", "reachable, 12-MP unit", label, reach_all, search_all,
                  len(movers), search)]
+    if read_all:
+        rows.append(_row("reachable_read", "reachable, 12-MP unit, paths and refusals read",
+                         label, reach_read, search_all, len(movers), search))
     if supply:
         rows.append(_row("supply", "supply, 300 units", label, supply_all, bfs_one, 1,
                          "plain BFS, 2,000 hexes"))
@@ -380,7 +395,7 @@ def main() -> list[Row]:
     sit = situation()
     grid = sit.map.grid
     adjacency = {h: tuple(grid.neighbours(h)) for h in grid.hexes()}
-    rows = _rows(sit, "F&M", adjacency, new_position=True)
+    rows = _rows(sit, "F&M", adjacency, new_position=True, read_all=True)
     for system, label in (("june44", "June '44"), ("cobra", "Cobra")):
         rows += _rows(as_system(sit, system), label, adjacency, new_position=label == "Cobra")
     # 002 has no supply rules: its movement only.
