@@ -104,6 +104,14 @@ class Lines:
         """What the best line from ``h`` counts."""
         return self.count[self.best[self.numbers.ids[h]]]
 
+    def steps(self, h: Hex) -> int:
+        """How many hexes the line from ``h`` enters: ``len(path(h)) - 1``."""
+        parent, state, entered = self.parent, self.best[self.numbers.ids[h]], -1
+        while state >= 0:
+            entered += 1
+            state = parent[state]
+        return entered
+
     def path(self, h: Hex) -> tuple[Hex, ...]:
         """The line from ``h`` to its source."""
         hexes, at, parent = self.numbers.hexes, self.at, self.parent
@@ -572,8 +580,12 @@ def _present(engine: Engine) -> frozenset[str]:
     def make(engine: Engine) -> frozenset[str]:
         gmap = engine.situation.map
         found = {f for feats in set(gmap.hexsides.values()) for f in feats}
-        bare = (gmap.default_terrain,)
-        mixes = {gmap.terrain.get(h, bare) for h in engine.grid.adjacency}
+        terrain, adjacency = gmap.terrain, engine.grid.adjacency
+        if len(terrain) == len(adjacency) and terrain.keys() <= adjacency.keys():
+            mixes = set(terrain.values())  # every hex of the map listed, and only those
+        else:
+            bare = (gmap.default_terrain,)
+            mixes = {terrain.get(h, bare) for h in adjacency}
         return frozenset(found | {t for tags in mixes for t in tags})
     return _position_kept(engine, "supply_present", make)
 
@@ -915,7 +927,7 @@ def _diagnose(engine: Engine, strict: Tracing, units: list[Unit]) -> dict[str, S
         if not loosest.reaches(h):
             continue  # named below: enemy units, EZOC, or both
         if length.max is not None and floor > 0:
-            steps = len(loosest.path(h)) - 1
+            steps = loosest.steps(h)
             if steps * floor > length.max:
                 found[h] = SupplyAnswer(
                     False, engine.cite(length.cite or rules.cite),
