@@ -241,16 +241,13 @@ class TerrainReader:
                                                      gains[_nearest(examples)]))
         spread = kept.spread if kept else light_spread(examples.patches, examples.labels,
                                                        self.mask)
-        # The examples are drawn (Python, mostly) while other threads describe the lit hexes
-        # (NumPy and OpenCV, which let go of the interpreter).
-        with ThreadPoolExecutor(1) as pool:
-            described = pool.submit(self._lit_by, gains) if kept is None else None
-            drawn = drawn_examples(examples, self.frame, self.mask, across=self.lines["across"],
-                                   along=self.lines["along"], learner=self.learner,
-                                   spread=spread, memo=self.drawings)
-            lit = _Lit(gains, *described.result(), spread) if described else kept
-        assert lit is not None  # kept, or described anew
-        self._lit = lit
+        if kept is None:
+            described, drawn = self._drawn_meanwhile(lambda: self._lit_by(gains), examples,
+                                                     self.learner, spread)
+            kept = _Lit(gains, *described, spread)
+        else:
+            drawn = self._drawn(examples, self.learner, spread)
+        lit = self._lit = kept
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
                                 learner=self.learner, drawn=drawn)
         self._last = reading
@@ -296,11 +293,32 @@ class TerrainReader:
         # The first reading only measures each hex's light: one member and no
         # self-training see enough for that, at a third of the work.
         first = replace(self.learner, rounds=0, members=1)
-        reading = learn_terrain(self.names, self.descriptors, examples, self.frame, self.mask,
-                                across=self.lines["across"], along=self.lines["along"],
-                                learner=first, memo=self.drawings)
+        descriptors, drawn = self._drawn_meanwhile(lambda: self.descriptors, examples, first)
+        reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
+                                learner=first, drawn=drawn)
         return _hex_gains(self.colours, self.centres, reading.main, reading.confidence,
                           self.fit.hex_width, self.paper)
+
+    def _drawn(self, examples: Examples, learner: Learner,
+               spread: tuple[float, float, float] | None = None
+               ) -> list[tuple[Descriptors, I64]]:
+        """The examples drawn again for each member of ``learner``, described."""
+        return drawn_examples(examples, self.frame, self.mask, across=self.lines["across"],
+                              along=self.lines["along"], learner=learner, spread=spread,
+                              memo=self.drawings)
+
+    def _drawn_meanwhile[T](self, work: Callable[[], T], examples: Examples, learner: Learner,
+                            spread: tuple[float, float, float] | None = None
+                            ) -> tuple[T, list[tuple[Descriptors, I64]]]:
+        """``work`` done on another thread while the examples are drawn (:meth:`_drawn`).
+
+        Drawing is mostly Python, and holds the interpreter; describing the map's hexes is
+        NumPy and OpenCV, which let go of it: the two share the cores.
+        """
+        with ThreadPoolExecutor(1) as pool:
+            done = pool.submit(work)
+            drawn = self._drawn(examples, learner, spread)
+            return done.result(), drawn
 
     def _vote(self) -> tuple[Votes, Light]:
         """The hexes read by the legend's printed colours (once a scan), and the light."""
