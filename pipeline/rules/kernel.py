@@ -812,19 +812,16 @@ class Kernel(System):
                         tuple(ids[n] for n in special))
 
             return by_hex
-        step = StepCosts.of(engine).numbered
+        priced = StepCosts.of(engine).numbered
 
         def row(x: int) -> NumberedSteps:
             if x in remembered:
                 return (), around[x]
             plain: list[tuple[float, int]] = []
             special: list[int] = []
-            for y in around[x]:
-                if y in special_numbers:
-                    special.append(y)
-                    continue
-                cost = step(engine, unit_class, x, y)
-                if cost.__class__ is Verdict:
+            for y, cost in zip(around[x], priced(engine, unit_class, x, special_numbers),
+                               strict=True):
+                if cost is None or cost.__class__ is Verdict:
                     special.append(y)
                 else:
                     plain.append((cost, y))  # type: ignore[arg-type]

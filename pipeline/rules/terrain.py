@@ -13,6 +13,7 @@ data leaves ``null`` is refused by name, never guessed.
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -96,7 +97,7 @@ class StepCosts:
     2.0
     """
 
-    __slots__ = ("_bare", "_bare_numbered", "_memo", "along_hexes", "bridges", "map")
+    __slots__ = ("_bare", "_bare_numbered", "_by_mix", "_memo", "along_hexes", "bridges", "map")
 
     def __init__(self, engine: Engine) -> None:
         # No reference to the engine: it holds this object.
@@ -107,6 +108,7 @@ class StepCosts:
         # A step across a bare hexside, by the unit class and the hex entered (its number).
         self._bare: dict[str, dict[Hex, float | Verdict]] = {}
         self._bare_numbered: dict[str, list[float | Verdict | None]] = {}
+        self._by_mix: dict[tuple[object, ...], float | Verdict] = {}
 
     @staticmethod
     def of(engine: Engine) -> StepCosts:
@@ -134,20 +136,53 @@ class StepCosts:
             known = bare[to] = self.cost(engine, unit_class, frm, to, features)
         return known
 
-    def numbered(self, engine: Engine, unit_class: str, frm: int, to: int) -> float | Verdict:
-        """:meth:`step` between two hexes given by their numbers
-        (:mod:`pipeline.rules.numbering`)."""
+    def numbered(self, engine: Engine, unit_class: str, frm: int, skip: Container[int]
+                 ) -> list[float | Verdict | None]:
+        """:meth:`step` from the hex numbered ``frm`` into each of its neighbours, in the
+        order of :attr:`~pipeline.rules.numbering.Numbering.around` (``None`` for those in
+        ``skip``, not priced)."""
         gmap = self.map
-        hexes = gmap.numbers.hexes
-        features = gmap.numbered_features.get(frm * len(hexes) + to)
-        if features or self.along_hexes:
-            return self.cost(engine, unit_class, hexes[frm], hexes[to], features or _NONE)
+        numbers = gmap.numbers
+        hexes = numbers.hexes
+        features, first = gmap.numbered_features, frm * len(hexes)
         bare = self._bare_numbered.get(unit_class)
         if bare is None:
             bare = self._bare_numbered[unit_class] = [None] * len(hexes)
-        known = bare[to]
+        if self.along_hexes:  # a road from road hex to road hex: which hexes are road hexes
+            return [None if to in skip else self.cost(
+                engine, unit_class, hexes[frm], hexes[to], features.get(first + to, _NONE))
+                for to in numbers.around[frm]]
+        # Else a step's cost depends on the hexside's features and the terrains of the two
+        # hexes alone (the hex left only for a bridge assumed between two terrains, 000
+        # §10.1): remembered by those, and a bare step's by the hex entered.
+        terrain, default = gmap.terrain, (gmap.default_terrain,)
+        out: list[float | Verdict | None] = []
+        for to in numbers.around[frm]:
+            if to in skip:
+                out.append(None)
+                continue
+            crossed = features.get(first + to)
+            if crossed is None:
+                known = bare[to]
+                if known is None:
+                    known = bare[to] = self._mixed(engine, unit_class, hexes[frm], hexes[to],
+                                                   _NONE, default, terrain)
+            else:
+                known = self._mixed(engine, unit_class, hexes[frm], hexes[to], crossed,
+                                    default, terrain)
+            out.append(known)
+        return out
+
+    def _mixed(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
+               crossed: frozenset[str], default: tuple[str, ...],
+               terrain: Mapping[Hex, tuple[str, ...]]) -> float | Verdict:
+        """:meth:`cost` where no road runs from road hex to road hex, remembered by the unit
+        class, the features crossed and the terrains of the two hexes."""
+        key = (unit_class, crossed, terrain.get(frm, default) if crossed else (),
+               terrain.get(to, default))
+        known = self._by_mix.get(key)
         if known is None:
-            known = bare[to] = self.cost(engine, unit_class, hexes[frm], hexes[to], _NONE)
+            known = self._by_mix[key] = self.cost(engine, unit_class, frm, to, crossed)
         return known
 
     def cost(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
