@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCALES", "cheapest_costs"]
 
-#: Units of MP tried in turn: a half, an eighth, a 128th (powers of two, so a count of
+#: Units of MP tried in turn: a half, a sixteenth, a 128th (powers of two, so a count of
 #: units is the float the full search adds up, exactly).
 SCALES = (2, 16, 128)
 _EMPTY: frozenset[str] = frozenset()
