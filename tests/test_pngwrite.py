@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from pipeline.pngwrite import png_bytes
+from pipeline.pngwrite import PngRows, png_bytes
 
 
 def _face(mode: str) -> Image.Image:
@@ -81,3 +81,22 @@ def test_other_modes_are_written_with_their_colours_and_alpha():
     with Image.open(io.BytesIO(png_bytes(palette))) as back:
         assert back.mode == "RGBA"
         assert np.array_equal(np.asarray(back), np.asarray(palette.convert("RGBA")))
+
+
+@pytest.mark.parametrize("bands", [[47], [1, 46], [10, 10, 10, 17]])
+def test_a_picture_given_in_bands_is_the_picture_given_whole(bands):
+    face = _face("RGB")
+    rows, top = PngRows(*face.size), 0
+    for height in bands:
+        rows.add(face.crop((0, top, face.width, top + height)))
+        top += height
+    assert rows.png(dpi=300) == png_bytes(face, dpi=300)
+
+
+def test_rows_missing_or_too_many_are_refused():
+    rows = PngRows(61, 47)
+    rows.add(_face("RGB").crop((0, 0, 61, 40)))
+    with pytest.raises(ValueError, match="40 rows given of 47"):
+        rows.png()
+    with pytest.raises(ValueError, match="rows 80 of a picture of 47"):
+        rows.add(_face("RGB").crop((0, 0, 61, 40)))
