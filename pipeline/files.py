@@ -41,6 +41,7 @@ from pipeline.errors import DataError
 __all__ = [
     "STDOUT",
     "FolderWriter",
+    "StagedFolder",
     "Target",
     "atomic_file",
     "atomic_folder",
@@ -344,6 +345,50 @@ def check_output_folder(path: str | Path, owns: Callable[[str], bool] | None = N
     return real
 
 
+def _plain_new_name(name: str) -> None:
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise ValueError(f"not a new plain file name: {name!r}")
+
+
+@dataclass(frozen=True)
+class StagedFolder:
+    """Where the files of a folder being made go until the swap, for other processes.
+
+    :attr:`FolderWriter.staged` gives it to worker processes (it pickles), which write
+    their files here themselves; the writer is then told their names
+    (:meth:`FolderWriter.add`). The folder still appears whole or not at all: these
+    files are in the temporary folder until the writer swaps it in.
+
+    Attributes
+    ----------
+    staging
+        The temporary folder.
+    given
+        The folder as the user gave it (for messages).
+    """
+
+    staging: Path
+    given: str
+
+    def write(self, name: str, data: bytes) -> None:
+        """Write one new file (refused if the name is taken or is not a plain name)."""
+        _plain_new_name(name)
+        try:
+            # One open, write and close a file: no buffered file object for bytes in hand,
+            # and no flush (the folder is made durable in one, before the swap: _flush).
+            fd = os.open(os.path.join(self.staging, name),
+                         os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                         0o644)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise _cannot(self.given, exc) from None
+
+
 @dataclass
 class FolderWriter:
     """The files of a folder being made by :func:`atomic_folder`.
@@ -360,18 +405,33 @@ class FolderWriter:
     folder: Path
     given: str
     names: list[str] = field(default_factory=list)
+    _taken: set[str] = field(default_factory=set, repr=False)
+
+    @property
+    def staged(self) -> StagedFolder:
+        """The temporary folder, for worker processes to write files into themselves."""
+        return StagedFolder(self.staging, self.given)
 
     def write(self, name: str, data: bytes) -> Path:
         """Write one file of the folder; returns where it will be after the swap, spelt
         as the folder was given (messages keep the user's names, not the real path)."""
-        if not name or name in (".", "..") or "/" in name or "\0" in name or name in self.names:
+        self._claim(name)
+        self.staged.write(name, data)
+        return self._took(name)
+
+    def add(self, name: str) -> Path:
+        """Count a file another process wrote through :attr:`staged` as one of the folder's;
+        returns where it will be after the swap, as :meth:`write` does."""
+        self._claim(name)
+        return self._took(name)
+
+    def _claim(self, name: str) -> None:
+        _plain_new_name(name)
+        if name in self._taken:
             raise ValueError(f"not a new plain file name: {name!r}")
-        try:
-            fd = os.open(self.staging / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)  # made durable with the others, in one flush (_flush)
-        except OSError as exc:
-            raise _cannot(self.given, exc) from None
+
+    def _took(self, name: str) -> Path:
+        self._taken.add(name)
         self.names.append(name)
         return Path(self.given) / name
 

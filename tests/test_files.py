@@ -253,3 +253,40 @@ def test_a_folder_writer_names_its_files_as_the_folder_was_given(tmp_path, monke
         named = folder.write("a.png", b"a")
     assert named == Path("link") / "a.png"
     assert (tmp_path / "real" / "a.png").read_bytes() == b"a"
+
+
+def _write_staged(job: tuple[files.StagedFolder, str]) -> str:
+    staged, name = job
+    staged.write(name, name.encode())
+    return name
+
+
+def test_files_other_processes_write_join_the_folder_whole(tmp_path):
+    from pipeline.workers import map_in_processes
+
+    out = tmp_path / "faces"
+    with atomic_folder(out) as folder:
+        names = [f"{n}-front.png" for n in range(6)]
+        written = list(map_in_processes(_write_staged, [(folder.staged, n) for n in names],
+                                        jobs=2, chunk=1, serial_below=0))
+        assert written == names and not out.exists()  # nothing shows before the swap
+        assert [folder.add(n) for n in names] == [out / n for n in names]
+    assert sorted(p.name for p in out.iterdir()) == sorted(names)
+    assert (out / "3-front.png").read_bytes() == b"3-front.png"
+    assert folder.names == names
+
+
+def test_a_staged_file_is_new_and_plain_and_counted_once(tmp_path):
+    with atomic_folder(tmp_path / "faces") as folder:
+        folder.staged.write("a.png", b"a")
+        with pytest.raises(DataError, match="faces: cannot write file"):
+            folder.staged.write("a.png", b"again")  # another worker's file is never replaced
+        for bad in ("", "..", "x/y.png"):
+            with pytest.raises(ValueError, match="not a new plain file name"):
+                folder.staged.write(bad, b"x")
+        folder.add("a.png")
+        with pytest.raises(ValueError, match=r"not a new plain file name: 'a\.png'"):
+            folder.add("a.png")
+        with pytest.raises(ValueError, match=r"not a new plain file name: 'a\.png'"):
+            folder.write("a.png", b"a third")
+    assert (tmp_path / "faces" / "a.png").read_bytes() == b"a"
