@@ -16,14 +16,14 @@ items); elsewhere they are spawned. Small jobs run in the calling process.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
-__all__ = ["cores", "map_blocks", "map_in_processes", "threads_for"]
-
+__all__ = ["cores", "map_blocks", "map_chunks_in_processes", "map_in_processes", "threads_for"]
 
 
 def cores() -> int:
@@ -107,14 +107,39 @@ def map_in_processes[Item, Result](fn: Callable[[Item], Result], items: Sequence
         for item in items:
             yield fn(item)
         return
-    chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)]
+    yield from map_chunks_in_processes(functools.partial(_run_chunk, fn), items, jobs=workers,
+                                       chunk=chunk, serial_below=0)
+
+
+def map_chunks_in_processes[Item, Result](
+        fn: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item], *,
+        jobs: int | None = None, chunk: int = 32, serial_below: int = 64
+) -> Generator[Result]:
+    """``fn`` over consecutive chunks of ``items`` in worker processes, results in order.
+
+    As :func:`map_in_processes`, but ``fn`` is given a whole chunk and returns one result
+    for each of its items: what the items of a chunk share (a store of drawn text, say)
+    is made once a chunk, not once an item. ``fn`` may be a :func:`functools.partial`
+    of a module-level function: its arguments go to the workers once a chunk.
+
+    Examples
+    --------
+    >>> list(map_chunks_in_processes(sorted, [3, 1, 2, 0, 9], jobs=2, chunk=2, serial_below=0))
+    [1, 3, 0, 2, 9]
+    """
+    workers = min(cores() if jobs is None else max(1, jobs), -(-len(items) // max(1, chunk)))
+    chunks = [items[i:i + chunk] for i in range(0, len(items), max(1, chunk))]
+    if workers <= 1 or len(items) < serial_below:
+        for part in chunks:
+            yield from fn(part)
+        return
     with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
         # At most two chunks a worker in flight: results are written as they come.
-        pending = [pool.submit(_run_chunk, fn, c) for c in chunks[:2 * workers]]
+        pending = [pool.submit(fn, c) for c in chunks[:2 * workers]]
         following = 2 * workers
         while pending:
             done = pending.pop(0).result()
             if following < len(chunks):
-                pending.append(pool.submit(_run_chunk, fn, chunks[following]))
+                pending.append(pool.submit(fn, chunks[following]))
                 following += 1
             yield from done
