@@ -67,9 +67,10 @@ def confidence(kind: Kind, evidence: float) -> float:
 # truth's grid; `python bench/foreign.py --side-calibration`): each bin of traces at its
 # upper end, made monotone and rounded down; straight in between. The least trace a
 # hexside can leave is two places of ten along it, or of eight on a half of the path:
-# the tables step there. No line the reader missed left no trace (0 of 13 rivers and
-# roads; none either on the grid found), where 19 hexsides in 20 without one do; one
-# more of each bin keeps a bin no miss fell in from reading as certain.
+# the tables step there. No line the reader missed left no trace (none of the 13 to 16
+# rivers and roads it missed in the runs measured; none either on the grid found), where
+# 19 hexsides in 20 without one do; one more of each bin keeps a bin no miss fell in from
+# reading as certain.
 ABSENCE: dict[LineKind, tuple[tuple[float, float], ...]] = {
     "along": ((0.0, 0.9), (0.2, 0.02), (0.25, 0.02), (0.5, 0.01), (0.75, 0.0)),
     "across": ((0.0, 0.92), (0.25, 0.28), (0.5, 0.28), (0.75, 0.16), (1.0, 0.02)),
