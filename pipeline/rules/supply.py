@@ -509,18 +509,18 @@ def _trace(engine: Engine, tracing: Tracing, targets: frozenset[Hex] | None) -> 
 
     starts = [s for s, src in sorted(sources.items()) if source_ok(s, src)]
     present = _present(engine)
-    uniform = (not limits
-               and all(r.counts == length.default or r.road not in present
-                       for r in length.roads)
-               and all(f"crossing:{i}" in relaxed or c.counts == length.default
-                       or c.feature not in present for i, c in enumerate(length.crossings))
-               and all(f"count:{i}" in relaxed or e.counts == length.default
-                       or (e.terrain or e.feature) not in present
-                       for i, e in enumerate(length.hex_counts)))
+    # Every step counts the same (the default) on this map, with these rules relaxed.
+    even = (all(r.counts == length.default or r.road not in present for r in length.roads)
+            and all(f"crossing:{i}" in relaxed or c.counts == length.default
+                    or c.feature not in present for i, c in enumerate(length.crossings))
+            and all(f"count:{i}" in relaxed or e.counts == length.default
+                    or (e.terrain or e.feature) not in present
+                    for i, e in enumerate(length.hex_counts)))
+    uniform = even and not limits
     step_ok = _step_filter(engine, tracing)
     if uniform:
         return _breadth_first(engine, tracing, starts, sources, limit, step_ok, targets)
-    return _cheapest_first(engine, tracing, starts, sources, limit, limits, step_ok, targets)
+    return _cheapest_first(engine, tracing, starts, limit, limits, step_ok, targets, even)
 
 
 def _step_filter(engine: Engine, tracing: Tracing) -> Callable[[int, int, _Side], bool]:
@@ -681,122 +681,195 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
 
 
 def _cheapest_first(engine: Engine, tracing: Tracing, starts: list[Hex],
-                    sources: dict[Hex, _Source], limit: float | None,
-                    limits: list[tuple[int, TerrainLimit]],
+                    limit: float | None, limits: list[tuple[int, TerrainLimit]],
                     step_ok: Callable[[int, int, _Side], bool],
-                    targets: frozenset[Hex] | None) -> Lines:
+                    targets: frozenset[Hex] | None, even: bool) -> Lines:
     """:func:`trace` with counts that differ or terrain limits: a cheapest-first search over
-    (hex, limited hexes passed, leaves by road). The hot loop of supply: locals, states by
-    index, and the hexside tests only where a hexside has a feature."""
-    rules = engine.profile.supply
-    length, relaxed = rules.length, tracing.relaxed
-    terrain = _supply_map(engine)
-    counts, limited = terrain.counts, terrain.limited
-    slot = {i: n for n, (i, _) in enumerate(limits)}
-    limits_all = length.terrain_limits
-    maxima = {i: lim.max for i, lim in limits}
-    by_roads = {i for i, lim in limits if lim.except_along_roads}
-    default = length.default
-    relaxed_counts = frozenset(int(k.split(":")[1]) for k in relaxed if k.startswith("count:"))
-    relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
-                                  if k.startswith("crossing:"))
-    checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
-    closed = _closed_numbers(engine, tracing)
-    numbers = numbering(engine)
-    # The least any step can count: what entering a hex counts, or crossing into it.
-    least = min([default, *(e.counts for e in length.hex_counts),
-                 *(r.counts for r in length.roads), *(c.counts for c in length.crossings)])
-    ids = numbers.ids
-    # The states by index; the states of each count of limited hexes passed, by their
-    # hex's number, for lines that leave by a road into a limited hex and for the others.
-    states: list[_State] = []
-    layers: tuple[dict[tuple[int, ...], dict[int, int]], ...] = ({}, {})
-    at: list[int] = []
-    count: list[float] = []
-    parent: list[int] = []
-    zero = tuple(0 for _ in limits)
-    initial = {ids[s] for s in starts}
-    sources_layer = layers[True][zero] = {}
-    for s in starts:
-        sources_layer[ids[s]] = len(states)
-        states.append((ids[s], zero, True))
-        at.append(ids[s])
-        count.append(0.0)
-        parent.append(-1)
-    # Cheapest first, and in the order they were reached among equals: the states reached
-    # at each count in a list, the counts in a heap.
-    queue: dict[float, list[int]] = {0.0: list(range(len(states)))}
-    counts_due = [0.0]
-    best: dict[int, int] = {}
-    remaining = {ids[t] for t in targets} if targets is not None else None
-    around, sides_of = numbers.around, _sides_around(engine)
-    featured = _featured(engine)
-    while counts_due:
-        d = heapq.heappop(counts_due)
-        for state in queue[d]:
-            if d > count[state]:
-                continue  # a state is reached again only for less: this one is stale
-            x, used, leaves_by_road = states[state]
+    (hex, limited hexes passed, leaves by road). Where every step counts the same
+    (``even``: only terrain limits make the search keep more than the hex) the states are
+    settled in the order they are reached, which is cheapest first."""
+    search = _Counted(engine, tracing, starts, limit, limits, step_ok, targets)
+    return search.in_order() if even else search.by_count()
+
+
+# The steps out of a state, grouped: (what the line counts, limited hexes passed, leaves by
+# road into a limited hex) and the numbers of the hexes it steps from.
+_Groups = list[tuple[tuple[float, tuple[int, ...], bool], tuple[int, ...]]]
+
+
+class _Counted:
+    """One cheapest-first search: its rules looked up once, and its states by index (their
+    hex's number, what their line counts, the state they come from), those of each
+    (limited hexes passed, leaves by road) pair also by their hex's number. The hot loop of
+    supply: the hexside tests only where a hexside has a feature."""
+
+    def __init__(self, engine: Engine, tracing: Tracing, starts: list[Hex],
+                 limit: float | None, limits: list[tuple[int, TerrainLimit]],
+                 step_ok: Callable[[int, int, _Side], bool],
+                 targets: frozenset[Hex] | None) -> None:
+        rules = engine.profile.supply
+        length, relaxed = rules.length, tracing.relaxed
+        terrain = _supply_map(engine)
+        self.engine, self.limit, self.step_ok = engine, limit, step_ok
+        self.counts, self.limited = terrain.counts, terrain.limited
+        self.slot = {i: n for n, (i, _) in enumerate(limits)}
+        self.every_limit = len(self.slot) == len(length.terrain_limits)
+        self.maxima = {i: lim.max for i, lim in limits}
+        self.by_roads = {i for i, lim in limits if lim.except_along_roads}
+        self.default = length.default
+        self.relaxed_counts = frozenset(int(k.split(":")[1]) for k in relaxed
+                                        if k.startswith("count:"))
+        self.relaxed_crossings = frozenset(int(k.split(":")[1]) for k in relaxed
+                                           if k.startswith("crossing:"))
+        self.checks = bool(rules.blocking_hexsides) or rules.prohibited is not None
+        self.closed = _closed_numbers(engine, tracing)
+        self.numbers = numbers = numbering(engine)
+        # The least any step can count: what entering a hex counts, or crossing into it.
+        self.least = min([self.default, *(e.counts for e in length.hex_counts),
+                          *(r.counts for r in length.roads),
+                          *(c.counts for c in length.crossings)])
+        self.around, self.sides = numbers.around, _sides_around(engine)
+        self.featured = _featured(engine)
+        ids = numbers.ids
+        zero = tuple(0 for _ in limits)
+        self.states: list[_State] = [(ids[s], zero, True) for s in starts]
+        self.at = [ids[s] for s in starts]
+        self.count = [0.0] * len(starts)
+        self.parent = [-1] * len(starts)
+        self.layers: tuple[dict[tuple[int, ...], dict[int, int]], ...] = (
+            {}, {zero: {x: i for i, x in enumerate(self.at)}})
+        self.initial = frozenset(self.at)
+        self.best: dict[int, int] = {}
+        self.remaining = {ids[t] for t in targets} if targets is not None else None
+
+    def lines(self) -> Lines:
+        return Lines(self.numbers, self.best, self.at, self.count, self.parent)
+
+    def in_order(self) -> Lines:
+        """Every step counting the same, a state is first reached at its least count and
+        the states are reached cheapest first: settled in the order reached."""
+        states, at, count, parent = self.states, self.at, self.count, self.parent
+        best, remaining, layers, limit = self.best, self.remaining, self.layers, self.limit
+        step_groups = self.grouper()
+        for state, x in enumerate(at):
             if x not in best:
                 best[x] = state  # _settle, inlined
                 if remaining is not None:
                     remaining.discard(x)
                     if not remaining:
-                        return Lines(numbers, best, at, count, parent)
-            if x in closed and x not in initial:
-                continue  # a source is only entered; any other hex must be open (_open)
-            if limit is not None and d + least > limit:
-                continue  # no step from here stays within the length
-            base, entry = counts[x]
-            if entry is not None and entry in relaxed_counts:
-                base = default
-            hits = limited.get(x) if limited else None
-            if hits is not None and len(slot) != len(limits_all):
-                hits = tuple(i for i in hits if i in slot)
-            # The limited hexes passed once x is entered: the same from every neighbour but
-            # by road, where one entered and left along roads is not counted (003 §10.3.2).
-            now_plain: tuple[int, ...] | None = used
-            now_road: tuple[int, ...] | None = used
-            if hits:
-                now_plain = now_road = _bumped(used, hits, slot, maxima, frozenset())
-                if leaves_by_road and not by_roads.isdisjoint(hits):
-                    now_road = _bumped(used, hits, slot, maxima, by_roads)
-            ys = around[x]
-            if x in featured:
-                groups = _steps(ys, sides_of.get(x) or _sides_of(engine, x), x, d, base,
-                                now_plain, now_road, limited, relaxed_crossings,
-                                step_ok if checks else None)
-            elif now_plain is None:
+                        break
+            groups = step_groups(state, count[state])
+            if groups is None:
                 continue
-            else:  # every hexside bare: the same step into x from each neighbour
-                groups = [((d + base, now_plain, False), ys)]
             for (total, now, road), into in groups:
                 if limit is not None and total > limit:
                     continue
                 layer = layers[road].get(now)
                 if layer is None:
                     layer = layers[road][now] = {}
-                due: list[int] | None = None
                 for y in into:
-                    known = layer.get(y)
-                    if known is None:
-                        known = layer[y] = len(states)
+                    if y not in layer:
+                        layer[y] = len(states)
                         states.append((y, now, road))
                         at.append(y)
                         count.append(total)
                         parent.append(state)
-                    elif total < count[known]:
-                        count[known], parent[known] = total, state
-                    else:
+        return self.lines()
+
+    def by_count(self) -> Lines:
+        """Cheapest first, and in the order reached among equals: the states reached at
+        each count in a list, the counts in a heap."""
+        states, at, count, parent = self.states, self.at, self.count, self.parent
+        best, remaining, layers, limit = self.best, self.remaining, self.layers, self.limit
+        queue: dict[float, list[int]] = {0.0: list(range(len(states)))}
+        counts_due = [0.0]
+        step_groups = self.grouper()
+        while counts_due:
+            d = heapq.heappop(counts_due)
+            for state in queue[d]:
+                if d > count[state]:
+                    continue  # a state is reached again only for less: this one is stale
+                x = at[state]
+                if x not in best:
+                    best[x] = state  # _settle, inlined
+                    if remaining is not None:
+                        remaining.discard(x)
+                        if not remaining:
+                            return self.lines()
+                groups = step_groups(state, d)
+                if groups is None:
+                    continue
+                for (total, now, road), into in groups:
+                    if limit is not None and total > limit:
                         continue
-                    if due is None:
-                        due = queue.get(total)
+                    layer = layers[road].get(now)
+                    if layer is None:
+                        layer = layers[road][now] = {}
+                    due: list[int] | None = None
+                    for y in into:
+                        known = layer.get(y)
+                        if known is None:
+                            known = layer[y] = len(states)
+                            states.append((y, now, road))
+                            at.append(y)
+                            count.append(total)
+                            parent.append(state)
+                        elif total < count[known]:
+                            count[known], parent[known] = total, state
+                        else:
+                            continue
                         if due is None:
-                            due = queue[total] = []
-                            heapq.heappush(counts_due, total)
-                    due.append(known)
-        del queue[d]
-    return Lines(numbers, best, at, count, parent)
+                            due = queue.get(total)
+                            if due is None:
+                                due = queue[total] = []
+                                heapq.heappush(counts_due, total)
+                        due.append(known)
+            del queue[d]
+        return self.lines()
+
+    def grouper(self) -> Callable[[int, float], _Groups | None]:
+        """The steps the line may take into a state's hex (searching from the sources, a
+        step from x to y is the line's step from y into x), from the state's index and
+        count, or ``None`` where no line runs on through it. A closure over this search's
+        rules: it is called at every state."""
+        engine, states, closed, initial = self.engine, self.states, self.closed, self.initial
+        limit, least, counts, default = self.limit, self.least, self.counts, self.default
+        relaxed_counts, relaxed_crossings = self.relaxed_counts, self.relaxed_crossings
+        limited, slot, maxima, by_roads = self.limited, self.slot, self.maxima, self.by_roads
+        every_limit, around, sides, featured = (self.every_limit, self.around, self.sides,
+                                                self.featured)
+        step_ok = self.step_ok if self.checks else None
+        unbumped: frozenset[int] = frozenset()
+
+        def groups(state: int, d: float) -> _Groups | None:
+            x, used, leaves_by_road = states[state]
+            if x in closed and x not in initial:
+                return None  # a source is only entered; any other hex must be open (_open)
+            if limit is not None and d + least > limit:
+                return None  # no step from here stays within the length
+            base, entry = counts[x]
+            if entry is not None and entry in relaxed_counts:
+                base = default
+            hits = limited.get(x) if limited else None
+            if hits is not None and not every_limit:
+                hits = tuple(i for i in hits if i in slot)
+            # The limited hexes passed once x is entered: the same from every neighbour but
+            # by road, where one entered and left along roads is not counted (003 §10.3.2).
+            now_plain: tuple[int, ...] | None = used
+            now_road: tuple[int, ...] | None = used
+            if hits:
+                now_plain = now_road = _bumped(used, hits, slot, maxima, unbumped)
+                if leaves_by_road and not by_roads.isdisjoint(hits):
+                    now_road = _bumped(used, hits, slot, maxima, by_roads)
+            ys = around[x]
+            if x in featured:
+                return _steps(ys, sides.get(x) or _sides_of(engine, x), x, d, base, now_plain,
+                              now_road, limited, relaxed_crossings, step_ok)
+            if now_plain is None:
+                return None
+            return [((d + base, now_plain, False), ys)]  # every hexside bare: one step for all
+
+        return groups
 
 
 def _steps(ys: tuple[int, ...], sides: tuple[_Side, ...], x: int, d: float, base: float,
