@@ -14,8 +14,8 @@ back repeats its front (the rulebooks give no other side for them).
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import io
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from pipeline.counters.art import (
     RGB,
@@ -37,6 +37,13 @@ from pipeline.counters.art import (
     SizeMark,
     TypeBox,
     Words,
+)
+from pipeline.counters.contact import (
+    CONTACT_PIXELS,
+    ContactGrid,
+    ContactSheet,
+    caption,
+    contact_sheet,
 )
 from pipeline.counters.layout import (
     counter_layout,
@@ -54,7 +61,7 @@ from pipeline.counters.measure import (
     pixels,
 )
 from pipeline.counters.names import check_slugs, counter_image_names, is_counter_file
-from pipeline.counters.raster import paint
+from pipeline.counters.raster import Painter, paint
 from pipeline.counters.style import CounterStyle, Palette, complete_sides, default_style, rgb
 from pipeline.counters.svg import read_svg
 from pipeline.counters.symbols import ICONS, KIND_ICONS
@@ -63,16 +70,15 @@ from pipeline.counters.typeset import (
     FontName,
     cap_height,
     centred_words,
-    draw_centred,
     fit_font,
     line_of_cells,
 )
 from pipeline.errors import DataError, ImageError, ManifestError, did_you_mean
-from pipeline.files import atomic_folder, write_bytes_atomic
+from pipeline.files import StagedFolder, atomic_folder, write_bytes_atomic
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
-from pipeline.pngwrite import png_bytes
+from pipeline.pngwrite import PngRows, png_bytes
 from pipeline.progress import Told
-from pipeline.workers import map_in_processes
+from pipeline.workers import map_chunks_in_processes
 
 __all__ = [
     "CONTACT_PIXELS",
@@ -100,8 +106,6 @@ __all__ = [
 
 DPI_RANGE: tuple[float, float] = (30, 2400)
 """Pixels per inch a counter image may have."""
-CONTACT_PIXELS = 40_000_000
-"""The most pixels a contact sheet has: a big manifest's faces are shown smaller."""
 
 
 @dataclass(frozen=True)
@@ -452,13 +456,14 @@ def iter_counters(units: UnitManifest | None, markers: MarkerManifest | None = N
     if markers is not None:
         check_icons(markers)
     folder = Path(units.file).parent if units is not None else Path(".")
+    painter = Painter()
     for unit in units or ():
-        front = paint(unit_art(unit, opts, folder=folder))
-        back = front if unit.steps == 1 else paint(unit_art(unit, opts, back=True,
-                                                            folder=folder))
+        front = painter.paint(unit_art(unit, opts, folder=folder))
+        back = front if unit.steps == 1 else painter.paint(unit_art(unit, opts, back=True,
+                                                                    folder=folder))
         yield Counter(unit.id, "unit", front, back, unit.count or 1)
     for marker in markers or ():
-        face = paint(marker_art(marker, opts))
+        face = painter.paint(marker_art(marker, opts))
         yield Counter(marker.id, "marker", face, face, marker.count or 1)
 
 
@@ -471,110 +476,62 @@ def render_manifests(units: UnitManifest | None, markers: MarkerManifest | None 
     return list(iter_counters(units, markers, options))
 
 
-class ContactSheet:
-    """One image with every counter's front and back side by side, captioned by id.
-
-    Counters are added one at a time (:meth:`add`), so a sheet is made without
-    holding the counters. A big manifest gets more columns and smaller faces,
-    so the sheet stays within :data:`CONTACT_PIXELS`.
-
-    Parameters
-    ----------
-    count
-        How many counters will be added.
-    side
-        Their side in pixels (bleed included).
-    """
-
-    def __init__(self, count: int, side: int, title: str = "", *, columns: int = 6,
-                 background: str = "#e9e7e1") -> None:
-        if count < 1:
-            raise DataError(None, "", "nothing to show: the manifests have no rows")
-        # Roughly square for many counters; each cell is about 2.6 faces wide, 1.4 high.
-        self.columns = max(1, min(count, max(columns, math.ceil(math.sqrt(count / 2)))))
-        rows = -(-count // self.columns)
-        self.side = side
-        while True:
-            self.gap = max(4, self.side // 8)
-            self.caption_px = max(10, self.side // 10)
-            self.cell = (2 * self.side + self.gap // 2 + self.gap,
-                         self.side + self.caption_px * 2 + self.gap)
-            self.title_h = self.caption_px * 3 if title else self.gap
-            size = (self.columns * self.cell[0] + self.gap, self.title_h + rows * self.cell[1])
-            if size[0] * size[1] <= CONTACT_PIXELS or self.side <= 8:
-                break
-            self.side = max(8, int(self.side * 0.9))
-        self.image = Image.new("RGB", size, rgb(background))
-        self._draw = ImageDraw.Draw(self.image)
-        self._added = 0
-        if title:
-            face = fit_font(title, "condensed", round(self.caption_px * 1.5),
-                            self.image.width - 2 * self.gap)
-            self._draw.text((self.gap, round(self.title_h * 0.7)), title, font=face,
-                            fill=_CAPTION_INK, anchor="ls")
-
-    def add(self, counter: Counter) -> None:
-        """Place the next counter."""
-        n = self._added
-        self._added += 1
-        x = self.gap + (n % self.columns) * self.cell[0]
-        y = self.title_h + (n // self.columns) * self.cell[1]
-        front, back = counter.front, counter.back
-        if front.width != self.side:
-            size = (self.side, self.side)
-            front = front.resize(size, Image.Resampling.LANCZOS)
-            back = front if counter.back is counter.front else back.resize(
-                size, Image.Resampling.LANCZOS)
-        self.image.paste(front, (x, y))
-        self.image.paste(back, (x + self.side + self.gap // 2, y))
-        caption = counter.id + (f"  x{counter.copies}" if counter.copies > 1 else "")
-        face = fit_font(caption, "condensed", self.caption_px, 2 * self.side)
-        draw_centred(self._draw, caption, face,
-                     (x + self.side + self.gap / 4, y + self.side + self.caption_px),
-                     _CAPTION_INK)
-
-
-_CAPTION_INK = (40, 40, 40)
-
-
-def contact_sheet(counters: Sequence[Counter], title: str = "", *, columns: int = 6,
-                  background: str = "#e9e7e1") -> Image.Image:
-    """One image with every counter's front and back side by side, captioned by id.
-
-    See :class:`ContactSheet`, which makes it one counter at a time.
-    """
-    if not counters:
-        raise DataError(None, "", "nothing to show: the manifests have no rows")
-    sheet = ContactSheet(len(counters), counters[0].front.width, title, columns=columns,
-                         background=background)
-    for counter in counters:
-        sheet.add(counter)
-    return sheet.image
-
-
 def _png(image: Image.Image, dpi: float) -> bytes:
     return png_bytes(image, dpi=dpi)  # fast, flat art unfiltered (pipeline.pngwrite)
 
 
-def _sheet_png(image: Image.Image, dpi: float) -> bytes:
-    """The contact sheet, one picture: Pillow encodes it from its own buffer (no copy of a
-    sheet that may be tens of megapixels), at zlib level 1."""
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi), compress_level=1)
-    return buffer.getvalue()
+def _sheet_png(picture: Image.Image | ContactSheet, dpi: float) -> bytes:
+    """The contact sheet as PNG, unfiltered at zlib level 1 as the faces are, compressed a
+    band of rows at a time (never copied whole: it may be tens of megapixels)."""
+    if isinstance(picture, ContactSheet):
+        return picture.png(dpi)
+    rows = PngRows(picture.width, picture.height, name="contact sheet")
+    for top in range(0, picture.height, _SHEET_BAND):
+        rows.add(picture.crop((0, top, picture.width, min(picture.height, top + _SHEET_BAND))))
+    return rows.png(dpi=dpi)
+
+
+_SHEET_BAND = 64
+"""Rows of a contact sheet compressed at a time."""
+
+
+class _Names:
+    """Each counter's two file names, refusing two counters that would share them."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, str] = {}
+
+    def take(self, counter_id: str) -> tuple[str, str]:
+        front, back = counter_image_names(counter_id)
+        if front in self._ids:
+            if self._ids[front] == counter_id:
+                raise DataError(None, "", f"counters: id '{counter_id}' is given twice (a"
+                                " unit and a marker?); their images would be one file")
+            check_slugs([self._ids[front], counter_id], "counters")  # names both
+        self._ids[front] = counter_id
+        return front, back
 
 
 @dataclass(frozen=True)
-class _Encoded:
-    """A counter painted and encoded in a worker: its PNG faces, and its faces as the
-    contact sheet shows them (``shown``)."""
+class _SheetPlace:
+    """Where the contact sheet goes: a name in the counters folder, or a file elsewhere."""
 
-    front: bytes
-    back: bytes
-    shown: Counter
+    inside: str | None = None
+    outside: Path | None = None
+
+    def owns(self, name: str) -> bool:
+        """Whether a file of the folder is the renderer's (replaced as a set)."""
+        return is_counter_file(name) or name == self.inside
 
 
-def write_counters(counters: Iterable[Counter | _Encoded], out_dir: str | Path, *,
+def _sheet_place(out: Path, contact_path: str | Path | None) -> _SheetPlace:
+    target = Path(contact_path) if contact_path else out / "contact-sheet.png"
+    if os.path.realpath(target.parent) == os.path.realpath(out):
+        return _SheetPlace(inside=target.name)
+    return _SheetPlace(outside=target)
+
+
+def write_counters(counters: Iterable[Counter], out_dir: str | Path, *,
                    dpi: float = 300.0,
                    contact: Image.Image | ContactSheet | None = None,
                    contact_path: str | Path | None = None) -> list[Path]:
@@ -599,44 +556,21 @@ def write_counters(counters: Iterable[Counter | _Encoded], out_dir: str | Path, 
         The files written, in order.
     """
     out = Path(out_dir)
-    sheet_name: str | None = None
-    outside: Path | None = None
-    if contact is not None:
-        target = Path(contact_path) if contact_path else out / "contact-sheet.png"
-        if os.path.realpath(target.parent) == os.path.realpath(out):
-            sheet_name = target.name
-        else:
-            outside = target
+    place = _sheet_place(out, contact_path) if contact is not None else _SheetPlace()
+    names = _Names()
     files: list[Path] = []
-    seen: dict[str, str] = {}
-
-    def ours(name: str) -> bool:
-        return is_counter_file(name) or name == sheet_name
-
-    with atomic_folder(out, owns=ours) as folder:
-        for item in counters:
-            counter = item.shown if isinstance(item, _Encoded) else item
-            front, back = counter_image_names(counter.id)
-            if front in seen:
-                if seen[front] == counter.id:
-                    raise DataError(None, "", f"counters: id '{counter.id}' is given twice (a"
-                                    " unit and a marker?); their images would be one file")
-                check_slugs([seen[front], counter.id], "counters")  # names both
-            seen[front] = counter.id
-            if isinstance(item, _Encoded):
-                files.append(folder.write(front, item.front))
-                files.append(folder.write(back, item.back))
-            else:
-                files.append(folder.write(front, _png(counter.front, dpi)))
-                files.append(folder.write(back, _png(counter.back, dpi)))
+    with atomic_folder(out, owns=place.owns) as folder:
+        for counter in counters:
+            front, back = names.take(counter.id)
+            files.append(folder.write(front, _png(counter.front, dpi)))
+            files.append(folder.write(back, _png(counter.back, dpi)))
             if isinstance(contact, ContactSheet):
                 contact.add(counter)
-        picture = contact.image if isinstance(contact, ContactSheet) else contact
-        if picture is not None and sheet_name is not None:
-            files.append(folder.write(sheet_name, _sheet_png(picture, dpi)))
-    if picture is not None and outside is not None:
-        write_bytes_atomic(outside, _sheet_png(picture, dpi))
-        files.append(outside)
+        if contact is not None and place.inside is not None:
+            files.append(folder.write(place.inside, _sheet_png(contact, dpi)))
+    if contact is not None and place.outside is not None:
+        write_bytes_atomic(place.outside, _sheet_png(contact, dpi))
+        files.append(place.outside)
     return files
 
 
@@ -648,22 +582,53 @@ def _shown(image: Image.Image, side: int) -> Image.Image:
     return image.resize((side, side), Image.Resampling.BOX)
 
 
-_Job = tuple[UnitSpec | MarkerSpec, RenderOptions, str, int]
-_Made = tuple[bytes, bytes | None, bytes, bytes | None]
+_CHUNK = 64
+"""Counters a worker draws with one store of rendered text (:class:`Painter`): the
+formations and values of a manifest recur within a few dozen counters."""
 
 
-def _encode(job: _Job) -> _Made:
-    """Lay out, paint and encode one counter (in a worker): PNG faces, contact-sheet pixels."""
-    spec, opts, folder, shown = job
+@dataclass(frozen=True)
+class _Drawing:
+    """What a worker needs to draw counters: the options, the manifest's folder (its
+    pictures are found from there), the folder being made and the contact sheet's grid."""
+
+    options: RenderOptions
+    folder: str
+    staged: StagedFolder
+    grid: ContactGrid
+
+
+_Item = tuple[int, UnitSpec | MarkerSpec, str, str]
+"""A counter to draw: its place in the manifests, its row and its two file names."""
+
+
+def _faces(spec: UnitSpec | MarkerSpec, opts: RenderOptions, folder: str
+           ) -> tuple[Face, Face | None]:
+    """A counter's front and back laid out; no back where it repeats the front."""
     if isinstance(spec, UnitSpec):
-        front_art = unit_art(spec, opts, folder=folder)
-        back_art = None if spec.steps == 1 else unit_art(spec, opts, back=True, folder=folder)
-    else:
-        front_art, back_art = marker_art(spec, opts), None
-    front = paint(front_art)
-    back = None if back_art is None else paint(back_art)
-    return (_png(front, opts.dpi), None if back is None else _png(back, opts.dpi),
-            _shown(front, shown).tobytes(), None if back is None else _shown(back, shown).tobytes())
+        front = unit_art(spec, opts, folder=folder)
+        return front, None if spec.steps == 1 else unit_art(spec, opts, back=True, folder=folder)
+    return marker_art(spec, opts), None
+
+
+def _draw_chunk(drawing: _Drawing, chunk: Sequence[_Item]) -> list[bytes]:
+    """Lay out, paint, encode and write a run of counters (in a worker): their faces go
+    straight into the folder being made, and their contact-sheet cells come back."""
+    painter = Painter()
+    dpi, side = drawing.options.dpi, drawing.grid.side
+    cells = []
+    for n, spec, front_name, back_name in chunk:
+        front_art, back_art = _faces(spec, drawing.options, drawing.folder)
+        front = painter.paint(front_art)
+        back = front if back_art is None else painter.paint(back_art)
+        data = _png(front, dpi)
+        drawing.staged.write(front_name, data)
+        drawing.staged.write(back_name, data if back is front else _png(back, dpi))
+        shown = _shown(front, side)
+        cell = drawing.grid.draw_cell(n, shown, shown if back is front else _shown(back, side),
+                                      caption(spec.id, spec.count or 1))
+        cells.append(cell.tobytes())
+    return cells
 
 
 def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
@@ -674,10 +639,12 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
     """Draw every counter of the manifests and write its faces and a contact sheet.
 
     The same files as :func:`iter_counters` then :func:`write_counters`, made on
-    every core: the manifests are checked here, each counter is laid out,
-    painted and PNG-encoded in a worker process
-    (:func:`pipeline.workers.map_in_processes`), and written as it comes back
-    into the folder that replaces ``out_dir`` whole (:func:`write_counters`).
+    every core: the manifests are checked here, then each counter is laid out,
+    painted, PNG-encoded and written by a worker process
+    (:func:`pipeline.workers.map_chunks_in_processes`) into the temporary folder
+    that replaces ``out_dir`` whole when every counter is there
+    (:func:`pipeline.files.atomic_folder`); this process places each counter's
+    contact-sheet cell, drawn by the same worker, as it comes back.
 
     Parameters
     ----------
@@ -708,21 +675,29 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
     if markers is not None:
         check_icons(markers)
     check_slugs((spec.id for spec in specs), "counters")
-    sheet = ContactSheet(len(specs), opts.side_px + 2 * opts.bleed_px, title)
-    folder = str(Path(units.file).parent) if units is not None else "."
-    work = [(spec, opts, folder, sheet.side) for spec in specs]
-
-    def made() -> Iterator[_Encoded]:
-        size = (sheet.side, sheet.side)
-        for done, (spec, (front_png, back_png, front_px, back_px)) in enumerate(zip(
-                specs, map_in_processes(_encode, work, jobs=jobs), strict=True), 1):
-            if progress is not None:
-                progress(done, len(specs), spec.id)
-            front = Image.frombytes("RGB", size, front_px)
-            back = front if back_px is None else Image.frombytes("RGB", size, back_px)
-            kind: Literal["unit", "marker"] = "unit" if isinstance(spec, UnitSpec) else "marker"
-            yield _Encoded(front_png, front_png if back_png is None else back_png,
-                           Counter(spec.id, kind, front, back, spec.count or 1))
-
-    return write_counters(made(), out_dir, dpi=opts.dpi, contact=sheet,
-                          contact_path=contact_path)
+    names = _Names()
+    items: list[_Item] = [(n, spec, *names.take(spec.id)) for n, spec in enumerate(specs)]
+    # Compressed as its rows of cells are completed, while the workers draw the rest.
+    sheet = ContactSheet(len(specs), opts.side_px + 2 * opts.bleed_px, title, encode=True)
+    out = Path(out_dir)
+    place = _sheet_place(out, contact_path)
+    files: list[Path] = []
+    with atomic_folder(out, owns=place.owns) as folder:
+        drawing = _Drawing(opts, str(Path(units.file).parent) if units is not None else ".",
+                           folder.staged, sheet.grid)
+        cells = map_chunks_in_processes(functools.partial(_draw_chunk, drawing), items,
+                                        jobs=jobs, chunk=_CHUNK)
+        # Closed here on an error, so the pool's chunks in flight finish writing before
+        # the temporary folder is removed.
+        with contextlib.closing(cells):
+            for (n, spec, front, back), cell in zip(items, cells, strict=True):
+                files += [folder.add(front), folder.add(back)]
+                sheet.place(Image.frombytes("RGB", sheet.grid.cell, cell))
+                if progress is not None:
+                    progress(n + 1, len(items), spec.id)
+        if place.inside is not None:
+            files.append(folder.write(place.inside, sheet.png(opts.dpi)))
+    if place.outside is not None:
+        write_bytes_atomic(place.outside, sheet.png(opts.dpi))
+        files.append(place.outside)
+    return files

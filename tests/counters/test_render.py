@@ -325,3 +325,99 @@ def test_a_unit_and_a_marker_with_one_id_are_refused_before_anything_is_written(
     with pytest.raises(DataError, match="counters: id '1' is given twice"):
         write_counters(iter_counters(units, markers), tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+# -- written by the workers: straight into the folder being made -----------------------------
+
+
+def _rows(count: int, broken: int | None = None, movement: int = 4) -> str:
+    return "id,side,type,attack,defence,movement,steps\n" + "".join(
+        f"u{n},{'allied' if n % 2 else 'german'},{'ski' if n == broken else 'infantry'},"
+        f"{n % 9},{n % 5},{movement},{1 if n % 7 == 0 else 2}\n" for n in range(count))
+
+
+def _written(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def test_the_workers_write_every_face_under_its_name_and_nothing_else(tmp_path):
+    from pipeline.counters.names import counter_image_names
+    from pipeline.counters.render import write_manifests
+
+    units = units_from_text(_rows(150), str(tmp_path / "units.csv"))
+    out = tmp_path / "out"
+    files = write_manifests(units, None, out, RenderOptions(dpi=100), jobs=2)
+    expected = [out / name for u in units for name in counter_image_names(u.id)]
+    assert files == [*expected, out / "contact-sheet.png"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in files)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary left
+    # A one-step unit's back is its front, in both files.
+    assert (out / "u7-front.png").read_bytes() == (out / "u7-back.png").read_bytes()
+    assert (out / "u8-front.png").read_bytes() != (out / "u8-back.png").read_bytes()
+
+
+def test_a_worker_failing_leaves_the_old_folder_and_no_temporary(tmp_path):
+    import json
+
+    from pipeline.counters.render import write_manifests
+
+    (tmp_path / "bad.svg").write_text("<svg><polygon")
+    (tmp_path / "style.json").write_text(json.dumps({"symbols": {"ski": {"file": "bad.svg"}}}))
+    out = tmp_path / "out"
+    good = units_from_text(_rows(150), str(tmp_path / "units.csv"))
+    write_manifests(good, None, out, RenderOptions(dpi=100), jobs=2)
+    before = _written(out)
+    from pipeline.counters.style import load_style
+
+    style = load_style(tmp_path / "style.json")
+    broken = units_from_text(_rows(150, broken=140), str(tmp_path / "units.csv"),
+                             unit_types=set(style.symbols))
+    with pytest.raises(DataError, match=r"bad\.svg: line 1: not a readable SVG file"):
+        write_manifests(broken, None, out, RenderOptions(dpi=100, style=style), jobs=2)
+    assert _written(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.svg", "out", "style.json"]
+
+
+def test_a_unit_and_a_marker_with_one_id_are_refused_before_the_workers_start(tmp_path):
+    from pipeline.counters.render import write_manifests
+
+    units = units_from_text("id,side,type\n1,allied,infantry\n", "u.csv")
+    markers = markers_from_text("id,kind\n1,other\n", "m.csv")
+    with pytest.raises(DataError, match="counters: id '1' is given twice"):
+        write_manifests(units, markers, tmp_path / "out", jobs=2)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_render_killed_part_way_leaves_the_old_folder(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    units = tmp_path / "units.csv"
+    units.write_text(_rows(1500))
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "pipeline.cli", "counters", "render", str(units),
+               "--out-dir", str(out), "--dpi", "100", "--jobs", "2", "--quiet"]
+    subprocess.run(command, check=True)
+    (out / "notes.txt").write_text("kept")
+    before = _written(out)
+    units.write_text(_rows(1500, movement=5))  # every front changes
+    run = subprocess.Popen(command, start_new_session=True)  # the workers in its group
+    staged: list[str] = []
+    deadline = time.monotonic() + 60
+    while not staged and run.poll() is None and time.monotonic() < deadline:
+        staged = [name for folder in tmp_path.glob(".out.*.bocage-tmp")
+                  for name in os.listdir(folder)]
+    os.killpg(run.pid, signal.SIGKILL)  # the command and its workers, mid-way
+    run.wait()
+    assert staged, "the render ended before any face was staged: make it longer"
+    time.sleep(0.2)  # a worker's last write lands in the temporary folder, never in out
+    assert _written(out) == before
+    subprocess.run(command, check=True)  # the next run clears what the killed one left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "units.csv"]
+    after = _written(out)
+    assert after["notes.txt"] == b"kept" and len(after) == 2 * 1500 + 2
+    assert all(after[name] != before[name] for name in before if name.endswith("-front.png"))

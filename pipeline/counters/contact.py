@@ -1,0 +1,246 @@
+"""The contact sheet: every counter's front and back side by side, captioned by id.
+
+A :class:`ContactGrid` says where everything goes: how many columns, how big a
+face is shown (a big manifest gets more columns and smaller faces, so the sheet
+stays within :data:`CONTACT_PIXELS`) and the cell of each counter. A cell is
+drawn alone (:meth:`ContactGrid.draw_cell`), with the pixels it has on the whole
+sheet, so the worker processes that paint the counters draw their cells too and
+the sheet only places them (:meth:`ContactSheet.place`). A sheet that is written
+is compressed a row of cells at a time, as each row is completed
+(:meth:`ContactSheet.png`): a big sheet's encoding is done by the time its last
+counter is drawn, and the picture is never copied whole.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from PIL import Image, ImageDraw
+
+from pipeline.counters.art import RGB, Rect
+from pipeline.counters.style import rgb
+from pipeline.counters.typeset import fit_font
+from pipeline.errors import DataError
+from pipeline.pngwrite import PngRows
+
+__all__ = ["CONTACT_PIXELS", "ContactGrid", "ContactSheet", "Shown", "caption", "contact_sheet"]
+
+CONTACT_PIXELS = 40_000_000
+"""The most pixels a contact sheet has: a big manifest's faces are shown smaller."""
+
+_CAPTION_INK = (40, 40, 40)
+
+
+class Shown(Protocol):
+    """What the sheet shows of a counter (:class:`pipeline.counters.render.Counter` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def front(self) -> Image.Image: ...
+
+    @property
+    def back(self) -> Image.Image: ...
+
+    @property
+    def copies(self) -> int: ...
+
+
+def caption(counter_id: str, copies: int) -> str:
+    """The line under a counter: its id, and how many the game has when more than one.
+
+    >>> caption("914/352", 1), caption("Smoke", 3)
+    ('914/352', 'Smoke  x3')
+    """
+    return counter_id + (f"  x{copies}" if copies > 1 else "")
+
+
+@dataclass(frozen=True)
+class ContactGrid:
+    """Where a contact sheet puts each counter (every length in pixels).
+
+    Attributes
+    ----------
+    count
+        Counters on the sheet.
+    columns, rows
+        Cells across and down.
+    side
+        A face as shown (smaller than drawn on a big manifest).
+    gap
+        Between the faces of two counters (half of it between a front and its back).
+    caption_px
+        The caption's em size (the size it shrinks from to fit).
+    cell
+        Width and height of a cell: two faces, their caption and the gaps.
+    title_h
+        Height of the title band above the cells.
+    background
+        The sheet's colour.
+    """
+
+    count: int
+    columns: int
+    rows: int
+    side: int
+    gap: int
+    caption_px: int
+    cell: tuple[int, int]
+    title_h: int
+    background: RGB
+
+    @classmethod
+    def of(cls, count: int, side: int, title: str = "", *, columns: int = 6,
+           background: str = "#e9e7e1") -> ContactGrid:
+        """The grid of ``count`` counters of ``side`` pixels (bleed included).
+
+        >>> grid = ContactGrid.of(2021, 188, "a big one")
+        >>> grid.columns, grid.side, grid.size[0] * grid.size[1] <= CONTACT_PIXELS
+        (32, 79, True)
+        """
+        if count < 1:
+            raise DataError(None, "", "nothing to show: the manifests have no rows")
+        # Roughly square for many counters; each cell is about 2.6 faces wide, 1.4 high.
+        across = max(1, min(count, max(columns, math.ceil(math.sqrt(count / 2)))))
+        down = -(-count // across)
+        while True:
+            gap = max(4, side // 8)
+            caption_px = max(10, side // 10)
+            grid = cls(count, across, down, side, gap, caption_px,
+                       (2 * side + gap // 2 + gap, side + caption_px * 2 + gap),
+                       caption_px * 3 if title else gap, rgb(background))
+            if grid.size[0] * grid.size[1] <= CONTACT_PIXELS or side <= 8:
+                return grid
+            side = max(8, int(side * 0.9))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height of the whole sheet."""
+        return (self.columns * self.cell[0] + self.gap, self.title_h + self.rows * self.cell[1])
+
+    def place(self, n: int) -> tuple[int, int]:
+        """Where the ``n``-th counter's front goes (its top left corner)."""
+        return (self.gap + (n % self.columns) * self.cell[0],
+                self.title_h + (n // self.columns) * self.cell[1])
+
+    def cell_box(self, n: int) -> Rect:
+        """The ``n``-th counter's cell on the sheet: its faces and caption, and half the gap
+        either side, so the cells of a row and of a column tile the sheet."""
+        x, y = self.place(n)
+        left = x - self.gap // 2
+        return left, y, left + self.cell[0], y + self.cell[1]
+
+    def draw_cell(self, n: int, front: Image.Image, back: Image.Image, text: str) -> Image.Image:
+        """The ``n``-th counter's cell drawn alone: ``front`` and ``back`` (shown size) and
+        the caption ``text``, every pixel as it is where the cell lies on the sheet."""
+        left, top, right, bottom = self.cell_box(n)
+        image = Image.new("RGB", (right - left, bottom - top), self.background)
+        x, y = self.place(n)
+        image.paste(front, (x - left, y - top))
+        image.paste(back, (x + self.side + self.gap // 2 - left, y - top))
+        # Centred on the sheet, then moved into the cell: rounding a centre that ends in .5
+        # depends on where it is, so the caption is placed where the sheet would place it.
+        face = fit_font(text, "condensed", self.caption_px, 2 * self.side)
+        cap = -face.getbbox("H0", anchor="ls")[1]
+        at = (round(x + self.side + self.gap / 4 - face.getlength(text) / 2),
+              round(y + self.side + self.caption_px + cap / 2))
+        ImageDraw.Draw(image).text((at[0] - left, at[1] - top), text, font=face,
+                                   fill=_CAPTION_INK, anchor="ls")
+        return image
+
+
+class ContactSheet:
+    """One image with every counter's front and back side by side, captioned by id.
+
+    Counters are added one at a time (:meth:`add`, or :meth:`place` for a cell drawn
+    elsewhere by :meth:`ContactGrid.draw_cell`), so a sheet is made without holding the
+    counters. A big manifest gets more columns and smaller faces, so the sheet stays
+    within :data:`CONTACT_PIXELS`.
+
+    Parameters
+    ----------
+    count
+        How many counters will be added.
+    side
+        Their side in pixels (bleed included).
+    """
+
+    def __init__(self, count: int, side: int, title: str = "", *, columns: int = 6,
+                 background: str = "#e9e7e1", encode: bool = False) -> None:
+        self.grid = ContactGrid.of(count, side, title, columns=columns, background=background)
+        self.image = Image.new("RGB", self.grid.size, self.grid.background)
+        self._added = 0
+        self._rows = PngRows(*self.grid.size) if encode else None
+        if title:
+            grid = self.grid
+            face = fit_font(title, "condensed", round(grid.caption_px * 1.5),
+                            self.image.width - 2 * grid.gap)
+            ImageDraw.Draw(self.image).text((grid.gap, round(grid.title_h * 0.7)), title,
+                                            font=face, fill=_CAPTION_INK, anchor="ls")
+
+    @property
+    def side(self) -> int:
+        """A face's side as shown."""
+        return self.grid.side
+
+    @property
+    def columns(self) -> int:
+        """Counters across."""
+        return self.grid.columns
+
+    def add(self, counter: Shown) -> None:
+        """Place the next counter."""
+        front, back = counter.front, counter.back
+        if front.width != self.side:
+            size = (self.side, self.side)
+            front = front.resize(size, Image.Resampling.LANCZOS)
+            back = front if counter.back is counter.front else back.resize(
+                size, Image.Resampling.LANCZOS)
+        self.place(self.grid.draw_cell(self._added, front, back,
+                                       caption(counter.id, counter.copies)))
+
+    def place(self, cell: Image.Image) -> None:
+        """Place the next counter's cell, drawn by :meth:`ContactGrid.draw_cell`."""
+        bottom = self.grid.cell_box(self._added)[3]
+        self.image.paste(cell, self.grid.cell_box(self._added)[:2])
+        self._added += 1
+        if self._rows is not None and (self._added % self.columns == 0
+                                       or self._added == self.grid.count):
+            self._encode(self.image.height if self._added == self.grid.count else bottom)
+
+    def png(self, dpi: float) -> bytes:
+        """The sheet as PNG (once every counter is placed), ``dpi`` recorded.
+
+        With ``encode``, the rows were compressed as they were completed; else they are
+        compressed now, a row of cells at a time. Called once.
+        """
+        if self._rows is None:
+            self._rows = PngRows(*self.grid.size)
+        self._encode(self.image.height)
+        return self._rows.png(dpi=dpi)
+
+    def _encode(self, bottom: int) -> None:
+        assert self._rows is not None
+        step = self.grid.cell[1]
+        while self._rows.rows < bottom:
+            top = self._rows.rows
+            self._rows.add(self.image.crop((0, top, self.image.width, min(bottom, top + step))))
+
+
+def contact_sheet(counters: Sequence[Shown], title: str = "", *, columns: int = 6,
+                  background: str = "#e9e7e1") -> Image.Image:
+    """One image with every counter's front and back side by side, captioned by id.
+
+    See :class:`ContactSheet`, which makes it one counter at a time.
+    """
+    if not counters:
+        raise DataError(None, "", "nothing to show: the manifests have no rows")
+    sheet = ContactSheet(len(counters), counters[0].front.width, title, columns=columns,
+                         background=background)
+    for counter in counters:
+        sheet.add(counter)
+    return sheet.image
