@@ -122,6 +122,22 @@ def test_scan_is_digitized_on_the_hand_maps_grid_and_diffed(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_road_typed_beside_a_road_the_scan_does_not_show_is_named(tmp_path):
+    """--scan reads how sure the reader is that a line is absent: a road typed too many
+    (1906/2006, going on from the road through 1906) is an alarm, not a look."""
+    scan, _, _ = _demo_scan(tmp_path)
+    typed = json.loads((DEMO / "map.json").read_text(encoding="utf-8"))
+    typed["hexsides"].append({"hexes": ["1906", "2006"], "features": ["road"]})
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(typed), encoding="utf-8")
+    got = CliRunner().invoke(validate, [str(path), "--scan", str(scan),
+                                        "--legend", str(DEMO / "map.json"), "--json"])
+    found = [f for f in json.loads(got.stdout)["findings"] if f["where"] == "1906/2006"]
+    assert [(f["kind"], f["severity"]) for f in found] == [("hexside_differs", "error")]
+    assert "road typed, not read (read as absent at confidence" in found[0]["message"]
+
+
+@pytest.mark.slow
 def test_the_report_of_a_scan_shows_the_scan_its_grid_and_a_crop_per_finding(tmp_path,
                                                                              demo_data):
     import base64
