@@ -21,7 +21,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PIL import Image
 
@@ -63,9 +63,7 @@ from pipeline.counters.measure import (
 from pipeline.counters.names import check_slugs, counter_image_names, is_counter_file
 from pipeline.counters.raster import Painter, paint
 from pipeline.counters.style import CounterStyle, Palette, complete_sides, default_style, rgb
-from pipeline.counters.svg import read_svg
 from pipeline.counters.symbols import ICONS, KIND_ICONS
-from pipeline.counters.template import Template, fill, load_template, marker_fields, unit_fields
 from pipeline.counters.typeset import (
     FontName,
     cap_height,
@@ -79,6 +77,9 @@ from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, Un
 from pipeline.pngwrite import PngRows, png_bytes
 from pipeline.progress import Told
 from pipeline.workers import map_chunks_in_processes
+
+if TYPE_CHECKING:
+    from pipeline.counters.template import Template
 
 __all__ = [
     "CONTACT_PIXELS",
@@ -216,7 +217,7 @@ def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
     template = style.templates.unit_back if reduced and style.templates.unit_back else (
         style.templates.unit)
     if template is not None:
-        return _template_face(unit, load_template(template, "unit"), opts, values, palette,
+        return _template_face(unit, _template(template, "unit"), opts, values, palette,
                               reduced, folder)
     marks: list[Mark] = []
     if reduced:
@@ -287,12 +288,24 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 @functools.lru_cache(maxsize=64)
 def _svg_file(path: str, mtime: int, size: int) -> bytes:
+    from pipeline.counters.svg import read_svg  # lxml: only for a style's SVG (see _template)
+
     return read_svg(path)
+
+
+def _template(path: str, kind: Literal["unit", "marker"]) -> Template:
+    # Templates and SVG files (lxml, and what xml.sax brings: urllib, http, ssl, email) are
+    # loaded only for a style that has them: the built-in counters start without them.
+    from pipeline.counters.template import load_template
+
+    return load_template(path, kind)
 
 
 def _template_face(unit: UnitSpec | MarkerSpec, template: Template, opts: RenderOptions,
                    values: str, palette: Palette, back: bool, folder: str | Path) -> Face:
     """A face drawn from a template: the filled SVG, then bocage's type box and size mark."""
+    from pipeline.counters.template import fill, marker_fields, unit_fields
+
     side, bleed = opts.side_px, opts.bleed_px
     if isinstance(unit, UnitSpec):
         fields = unit_fields(unit, values, palette, back=back, folder=folder)
@@ -354,7 +367,7 @@ def marker_art(marker: MarkerSpec, options: RenderOptions | None = None) -> Face
     lay = marker_layout(opts.side_px, opts.bleed_px)
     palette: Palette = opts.style.palette_for(marker)
     if opts.style.templates.marker is not None:
-        return _template_face(marker, load_template(opts.style.templates.marker, "marker"),
+        return _template_face(marker, _template(opts.style.templates.marker, "marker"),
                               opts, "", palette, False, ".")
     ink, text = rgb(palette.ink), rgb(palette.text)
     icon = marker.icon or KIND_ICONS.get(marker.kind)

@@ -28,11 +28,9 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PIL import Image
-from reportlab.lib.utils import ImageReader
-from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.counters.art import Face
 from pipeline.counters.measure import (
@@ -55,14 +53,18 @@ from pipeline.counters.render import (
     unit_art,
 )
 from pipeline.counters.style import complete_sides
-from pipeline.counters.vector import Forms, draw_face
 from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.model.documents import read_json
 from pipeline.model.folder import GameFolder, companion_maps
 from pipeline.model.manifest import MarkerManifest, MarkerSpec, UnitManifest, UnitSpec
-from pipeline.pdf import DocumentInfo, binary_images, new_canvas, pdf_font
 from pipeline.progress import Told
+
+if TYPE_CHECKING:  # reportlab loads when a PDF is drawn: `counters render` starts without it
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pipeline.pdf import DocumentInfo
 
 __all__ = [
     "MAX_PAGES",
@@ -286,6 +288,8 @@ def _pdf(ids: Sequence[str], face: Callable[[int], Counter | CounterArt], option
     ``release`` is called after each sheet, so a caller can draw each counter
     when it is first needed and let it go after its sheet.
     """
+    from pipeline.pdf import DocumentInfo, binary_images, new_canvas
+
     plan = plan_sheets(len(ids), options, ids)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, (plan.width * 72, plan.height * 72),
@@ -300,6 +304,11 @@ def _pdf(ids: Sequence[str], face: Callable[[int], Counter | CounterArt], option
 def _draw_pages(canvas: Canvas, plan: SheetPlan, face_of: Callable[[int], Counter | CounterArt],
                 options: SheetOptions, scale: float, bleed_px: int, title: str,
                 release: Callable[[], None]) -> None:
+    from reportlab.lib.utils import ImageReader
+
+    from pipeline.counters.vector import Forms, draw_face
+    from pipeline.pdf import pdf_font
+
     readers: dict[int, ImageReader] = {}
     forms = Forms()  # symbols drawn once a document, placed on every counter that has them
 
@@ -382,6 +391,8 @@ def sheet_info(manifests: Sequence[str | Path], options: SheetOptions) -> Docume
     >>> sheet_info(["counters/demo/units.csv"], SheetOptions()).title[:17]
     'D-Day Omaha Beach'
     """
+    from pipeline.pdf import DocumentInfo
+
     names = ", ".join(str(m) for m in manifests)
     game = ""
     for manifest in manifests:

@@ -181,3 +181,22 @@ def test_sheet_pdf_names_the_game_and_embeds_its_fonts(tmp_path):
     assert meta.title.startswith("D-Day Omaha Beach: Beach to Bocage") and \
         meta.title.endswith("counter sheets")
     assert meta.author.startswith("bocage, for D-Day Omaha Beach")
+
+
+def test_render_loads_no_pdf_svg_or_opencv_library(tmp_path):
+    # Issue 18: the command's start is serial time; what only PDFs, SVG styles and templates
+    # need (reportlab, lxml, and urllib through xml.sax) is loaded when they are drawn.
+    import subprocess
+    import sys
+
+    probe = ("import json, sys\nfrom pipeline.cli import cli\ntry:\n"
+             "    cli(sys.argv[1:], prog_name='bocage')\nexcept SystemExit:\n    pass\n"
+             "print(json.dumps(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", probe, "counters", "render",
+                          str(DEMO / "units.csv"), str(DEMO / "markers.csv"), "--out-dir",
+                          str(tmp_path / "out"), "--quiet"], check=True, capture_output=True,
+                         text=True)
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert (tmp_path / "out" / "contact-sheet.png").exists()
+    heavy = {"cv2", "reportlab", "lxml", "svglib", "urllib.request", "pipeline.pdf"}
+    assert sorted(m for m in loaded if m in heavy or m.split(".")[0] in heavy) == []
