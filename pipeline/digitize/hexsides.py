@@ -53,7 +53,7 @@ from pipeline.digitize.light import Light
 from pipeline.digitize.linecolours import scan_line_colours
 from pipeline.digitize.linereader import GRID, Fills, LineColours, LineReader, Reading
 from pipeline.digitize.screen import descreen, screen_period
-from pipeline.digitize.sideconfidence import Kind, LineKind, absence, confidence
+from pipeline.digitize.sideconfidence import Kind, LineKind, absences, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
@@ -195,21 +195,25 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
         traces[name] = ("across", cross.trace[:, k])
     sure = {side: {n: confidence(kind, value) for n, (kind, value) in f.items()}
             for side, f in found.items()}
-    traced = _absent(geo.sides, found, traces)
-    unsure = {side: {n: absence(kind, value) for n, (kind, value) in f.items()}
-              for side, f in traced.items()}
+    traced, unsure = _absent(geo.sides, found, traces)
     return HexsideReading(sure, found, unsure, traced)
 
 
 def _absent(sides: list[Hexside], found: Found, traces: dict[str, tuple[LineKind, F64]]
-            ) -> Traced:
-    """Per hexside, each line not read there with its trace: the evidence it is not there."""
+            ) -> tuple[Traced, dict[Hexside, dict[str, float]]]:
+    """Per hexside, each line not read there with its trace (the evidence it is not there)
+    and the confidence of its absence (each line's worked out for every hexside at once)."""
+    sure = {name: absences(kind, trace).tolist() for name, (kind, trace) in traces.items()}
+    plain = {name: trace.tolist() for name, (_, trace) in traces.items()}
+    kinds = {name: kind for name, (kind, _) in traces.items()}
     out: Traced = {}
+    unsure: dict[Hexside, dict[str, float]] = {}
     for i, side in enumerate(sides):
         read = found.get(side, {})
-        out[side] = {name: (kind, float(trace[i])) for name, (kind, trace) in traces.items()
-                     if name not in read}
-    return out
+        names = [name for name in traces if name not in read]
+        out[side] = {name: (kinds[name], plain[name][i]) for name in names}
+        unsure[side] = {name: sure[name][i] for name in names}
+    return out, unsure
 
 
 @dataclass(frozen=True)

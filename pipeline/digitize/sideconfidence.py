@@ -33,8 +33,18 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+from numpy.typing import NDArray
 
-__all__ = ["ABSENCE", "CALIBRATION", "UNSEEN", "Kind", "LineKind", "absence", "confidence"]
+__all__ = [
+    "ABSENCE",
+    "CALIBRATION",
+    "UNSEEN",
+    "Kind",
+    "LineKind",
+    "absence",
+    "absences",
+    "confidence",
+]
 
 Kind = Literal["along", "across", "mark"]
 LineKind = Literal["along", "across"]
@@ -94,7 +104,18 @@ def absence(kind: LineKind, trace: float) -> float:
     >>> absence("across", 0.0), absence("across", 1.0), absence("across", float("nan"))
     (0.92, 0.02, 0.5)
     """
-    if trace != trace:  # NaN: the ground would hide the line
-        return UNSEEN
+    return float(absences(kind, np.array([trace]))[0])
+
+
+def absences(kind: LineKind, traces: NDArray[np.float64]) -> NDArray[np.float64]:
+    """:func:`absence` of many traces at once (every hexside's, for one line).
+
+    >>> absences("along", np.array([0.0, 0.25, np.nan])).tolist()
+    [0.9, 0.02, 0.5]
+    """
     table = ABSENCE[kind]
-    return round(float(np.interp(trace, [x for x, _ in table], [y for _, y in table])), 3)
+    # Rounded as Python rounds a float, as :func:`confidence` does.
+    out = np.array([round(v, 3) for v in np.interp(traces, [x for x, _ in table],
+                                                   [y for _, y in table]).tolist()])
+    out[np.isnan(traces)] = UNSEEN  # the ground would hide the line
+    return out
