@@ -817,15 +817,8 @@ class Kernel(System):
         def row(x: int) -> NumberedSteps:
             if x in remembered:
                 return (), around[x]
-            plain: list[tuple[float, int]] = []
-            special: list[int] = []
-            for y, cost in zip(around[x], priced(engine, unit_class, x, special_numbers),
-                               strict=True):
-                if cost is None or cost.__class__ is Verdict:
-                    special.append(y)
-                else:
-                    plain.append((cost, y))  # type: ignore[arg-type]
-            return tuple(plain), tuple(special)
+            # A step the terrain refuses, like one into a special hex, goes through enter.
+            return priced(engine, unit_class, x, special_numbers)
 
         return row
 

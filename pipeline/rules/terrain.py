@@ -137,29 +137,36 @@ class StepCosts:
         return known
 
     def numbered(self, engine: Engine, unit_class: str, frm: int, skip: Container[int]
-                 ) -> list[float | Verdict | None]:
-        """:meth:`step` from the hex numbered ``frm`` into each of its neighbours, in the
-        order of :attr:`~pipeline.rules.numbering.Numbering.around` (``None`` for those in
-        ``skip``, not priced)."""
+                 ) -> tuple[tuple[tuple[float, int], ...], tuple[int, ...]]:
+        """The steps from the hex numbered ``frm`` into its neighbours, in the order of
+        :attr:`~pipeline.rules.numbering.Numbering.around`, split: ``(MP, number)`` of
+        those the terrain allows, and the numbers of those it refuses and of those in
+        ``skip`` (not priced)."""
         gmap = self.map
         numbers = gmap.numbers
         hexes = numbers.hexes
         features, first = gmap.numbered_features, frm * len(hexes)
-        bare = self._bare_numbered.get(unit_class)
-        if bare is None:
-            bare = self._bare_numbered[unit_class] = [None] * len(hexes)
+        priced: list[tuple[float, int]] = []
+        others: list[int] = []
         if self.along_hexes:  # a road from road hex to road hex: which hexes are road hexes
-            return [None if to in skip else self.cost(
-                engine, unit_class, hexes[frm], hexes[to], features.get(first + to, _NONE))
-                for to in numbers.around[frm]]
+            for to in numbers.around[frm]:
+                cost = None if to in skip else self.cost(
+                    engine, unit_class, hexes[frm], hexes[to], features.get(first + to, _NONE))
+                if cost is None or cost.__class__ is Verdict:
+                    others.append(to)
+                else:
+                    priced.append((cost, to))  # type: ignore[arg-type]
+            return tuple(priced), tuple(others)
         # Else a step's cost depends on the hexside's features and the terrains of the two
         # hexes alone (the hex left only for a bridge assumed between two terrains, 000
         # §10.1): remembered by those, and a bare step's by the hex entered.
+        bare = self._bare_numbered.get(unit_class)
+        if bare is None:
+            bare = self._bare_numbered[unit_class] = [None] * len(hexes)
         terrain, default = gmap.terrain, (gmap.default_terrain,)
-        out: list[float | Verdict | None] = []
         for to in numbers.around[frm]:
             if to in skip:
-                out.append(None)
+                others.append(to)
                 continue
             crossed = features.get(first + to)
             if crossed is None:
@@ -170,8 +177,11 @@ class StepCosts:
             else:
                 known = self._mixed(engine, unit_class, hexes[frm], hexes[to], crossed,
                                     default, terrain)
-            out.append(known)
-        return out
+            if known.__class__ is Verdict:
+                others.append(to)
+            else:
+                priced.append((known, to))  # type: ignore[arg-type]
+        return tuple(priced), tuple(others)
 
     def _mixed(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
                crossed: frozenset[str], default: tuple[str, ...],
