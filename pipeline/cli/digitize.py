@@ -106,6 +106,10 @@ def parse_symbol(text: str) -> tuple[str, str]:
 @click.option("--game", default="digitized", show_default=True, type=Text(),
               help="Game name for map.json.")
 @click.option("--title", type=Text(), help="Title for map.json (default: 'digitized from SCAN').")
+@click.option("--absence", is_flag=True,
+              help="Also write how sure the reading is that each line it did not read is not"
+              " there (map.json's hexside_features.NAME.absent): 'bocage validate --against'"
+              " then names a road or river typed where the scan shows none.")
 @json_option
 @quiet_option
 def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
@@ -116,7 +120,7 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
              symbols: tuple[str, ...], train_path: Path | None, suggest: int,
              legend_out: Path | None,
              overlay_path: Path | None, geojson_path: Path | None, gis_path: Path | None,
-             game: str, title: str | None, as_json: bool, quiet: bool) -> None:
+             game: str, title: str | None, absence: bool, as_json: bool, quiet: bool) -> None:
     """Read a map scan into map data: the grid, terrain per hex, hexside features.
 
     The grid is found on the scan (flat- or pointy-top, printed dark or light,
@@ -172,8 +176,8 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
                        legend=legend_out)
         assert out_dir is not None
         code = _batch(list(scans), out_dir, BatchSetup(
-            legend_path, setup.digitize_args(), _symbol_map(symbols), suggest, game, title),
-            jobs, scheduler, as_json=as_json, quiet=quiet)
+            legend_path, {**setup.digitize_args(), "absence": absence}, _symbol_map(symbols),
+            suggest, game, title), jobs, scheduler, as_json=as_json, quiet=quiet)
         click.get_current_context().exit(code)
     if out is None:
         raise DataError(None, "--output", "give the file to write (-o map.json), or --out-dir"
@@ -184,7 +188,8 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
     scan = scans[0]
     gis = _gis_files(scan, geojson_path, gis_path)
     pixels, result = _run(scan, legend_path, setup, symbols, suggest, game, title,
-                          show_progress=not (quiet or as_json), warn=not quiet)
+                          show_progress=not (quiet or as_json), warn=not quiet,
+                          absence=absence)
     files = _outputs(result, pixels, out, overlay_path, gis, scan)
     if legend_out is not None:
         files[legend_out] = json.dumps(legend_document(result.legend, note=(
@@ -202,15 +207,15 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
 
 
 def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str, ...],
-         suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool
-         ) -> tuple[NDArray[np.uint8], Digitization]:
+         suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool,
+         absence: bool = False) -> tuple[NDArray[np.uint8], Digitization]:
     symbol_map = _symbol_map(symbols)
     with stages_bar(show_progress) as progress:
         pixels = load_scan(scan)
         result = digitize_scan(pixels, legend_path, **setup.digitize_args(), game=game,
                                title=title, source=str(scan), progress=progress,
                                suggest=suggest, warn=_warning if warn else None,
-                               symbols=symbol_map)
+                               symbols=symbol_map, absence=absence)
     return pixels, result
 
 

@@ -52,6 +52,21 @@ def test_digitize_writes_map_geojson_and_overlay(tmp_path, scan_file):
 
 
 @pytest.mark.slow
+def test_absence_is_written_when_asked(tmp_path, scan_file):
+    plain, asked = tmp_path / "plain.json", tmp_path / "asked.json"
+    assert run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(plain), "-q")[0] == 0
+    code, _, stderr = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(asked), "-q",
+                          "--absence")
+    assert code == 0, stderr
+    without, with_ = load_map(plain), load_map(asked)
+    assert all(f.absent is None for f in without.hexside_features.values())
+    # A river left no trace on most hexsides: the reading is sure it is not there.
+    assert with_.hexside_features["river"].absent is not None
+    assert with_.hexside_features["river"].absent >= 0.9
+    assert with_.terrain_of("2318") == without.terrain_of("2318")
+
+
+@pytest.mark.slow
 def test_json_summary_and_quiet(tmp_path, scan_file):
     code, stdout, _ = run(str(scan_file), "-l", str(DEMO_MAP), "-o", str(tmp_path / "m.json"),
                           "--json")
@@ -172,7 +187,7 @@ def test_help_names_every_option():
     assert code == 0
     for option in ("--legend", "--output", "--grid", "--anchor", "--sample", "--key", "--train",
                    "--suggest", "--write-legend", "--overlay", "--geojson", "--gis", "--game",
-                   "--title", "--json", "--quiet"):
+                   "--title", "--absence", "--json", "--quiet"):
         assert option in stdout
 
 
