@@ -69,6 +69,10 @@ class GameMap:
                 found.setdefault(f, set()).update((side.a, side.b))
         return {f: frozenset(hs) for f, hs in found.items()}
 
+    def feature_hexes(self, feature: str) -> frozenset[Hex]:
+        """The hexes any of whose hexsides carries ``feature`` ("road hexes")."""
+        return self._feature_hexes.get(feature, frozenset())
+
     def is_feature_hex(self, h: Hex, feature: str) -> bool:
         """Whether any hexside of ``h`` carries ``feature`` (a "road hex")."""
         return h in self._feature_hexes.get(feature, frozenset())

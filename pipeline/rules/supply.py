@@ -420,18 +420,20 @@ def _supply_map(engine: Engine) -> _Map:
 
 def _make_supply_map(engine: Engine) -> _Map:
     """What each hex counts and the limits it falls under: the same for every hex of one
-    mix of terrains with the same feature hexsides, so worked out once per such mix."""
+    mix of terrains with the same feature hexsides, so worked out once per such mix (the
+    hexes along a counted feature looked at apart)."""
     length = engine.profile.supply.length
     gmap = engine.situation.map
     features = tuple(sorted({e.feature for e in length.hex_counts if e.feature is not None}))
-    bare = (gmap.default_terrain,)
+    along = frozenset().union(*(gmap.feature_hexes(f) for f in features))
+    bare, none = (gmap.default_terrain,), tuple(False for _ in features)
     kinds: dict[tuple[tuple[str, ...], tuple[bool, ...]],
                 tuple[tuple[float, int | None], tuple[int, ...]]] = {}
     counts: list[tuple[float, int | None]] = []
     limited: dict[int, tuple[int, ...]] = {}
     for x, h in enumerate(numbering(engine).hexes):
-        key = (gmap.terrain.get(h, bare),
-               tuple(gmap.is_feature_hex(h, f) for f in features) if features else ())
+        key = (gmap.terrain.get(h, bare), none if h not in along else
+               tuple(gmap.is_feature_hex(h, f) for f in features))
         kind = kinds.get(key)
         if kind is None:
             kind = kinds[key] = _counted(engine, *key, features)
@@ -560,19 +562,29 @@ def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
 
 def _sides_around(engine: Engine) -> dict[int, tuple[_Side, ...]]:
     """Around each hex with a featured hexside (by number), the hexside to each neighbour
-    as tracing sees it, in the grid's order (filled in as the searches go)."""
-    return _position_kept(engine, "supply_sides_around", lambda e: {})
+    as tracing sees it, in the grid's order (a hexside on the map's edge, naming a hex off
+    it, is no step of a line)."""
+    def make(engine: Engine) -> dict[int, tuple[_Side, ...]]:
+        numbers, sides = numbering(engine), _sides(engine)
+        ids, around = numbers.ids, numbers.around
+        found: dict[int, list[_Side]] = {}
+        for (a, b), side in sides.items():  # the step from a into b, seen from b
+            x, y = ids.get(b), ids.get(a)
+            if x is None or y is None or y not in around[x]:
+                continue
+            row = found.get(x)
+            if row is None:
+                row = found[x] = [_PLAIN] * len(around[x])
+            row[around[x].index(y)] = side
+        return {x: tuple(row) for x, row in found.items()}
+    return _position_kept(engine, "supply_sides_around", make)
 
 
 def _sides_of(engine: Engine, x: int) -> tuple[_Side, ...]:
+    """The hexsides around hex number ``x`` (:func:`_sides_around`; all bare for a hex with
+    no featured hexside)."""
     known = _sides_around(engine).get(x)
-    if known is None:
-        sides, numbers = _sides(engine), numbering(engine)
-        hexes = numbers.hexes
-        here = hexes[x]
-        known = _sides_around(engine)[x] = tuple(sides.get((hexes[y], here), _PLAIN)
-                                                 for y in numbers.around[x])
-    return known
+    return known if known is not None else (_PLAIN,) * len(numbering(engine).around[x])
 
 
 def _present(engine: Engine) -> frozenset[str]:
@@ -637,12 +649,13 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
     plain = not rules.blocking_hexsides and rules.prohibited is None
     numbers = numbering(engine)
     ids = numbers.ids
-    featured = _featured(engine)
+    # Hexsides matter only where some block a line or lead into prohibited terrain.
+    featured = _featured(engine) if not plain else frozenset()
     relaxed = tracing.relaxed
     barred = (_prohibited_numbers(engine, rules.prohibited.unit_class)
               if rules.prohibited is not None and "prohibited" not in relaxed else frozenset())
     closed = _closed_numbers(engine, tracing)
-    around, sides_of = numbers.around, _sides_around(engine)
+    around, sides_of = numbers.around, _sides_around(engine) if not plain else {}
     at = [ids[s] for s in starts]
     count = [0.0] * len(at)
     parent = [-1] * len(at)
@@ -663,7 +676,7 @@ def _breadth_first(engine: Engine, tracing: Tracing, starts: list[Hex],
         if limit is not None and total > limit:
             continue
         ys = around[x]
-        if not plain and x in featured:
+        if x in featured:
             for y, side in zip(ys, sides_of.get(x) or _sides_of(engine, x), strict=True):
                 if y not in seen and step_ok(y, x, side):
                     seen.add(y)
