@@ -5,10 +5,10 @@ face is shown (a big manifest gets more columns and smaller faces, so the sheet
 stays within :data:`CONTACT_PIXELS`) and the cell of each counter. A cell is
 drawn alone (:meth:`ContactGrid.draw_cell`), with the pixels it has on the whole
 sheet, so the worker processes that paint the counters draw their cells too and
-the sheet only places them (:meth:`ContactSheet.place`). A sheet that is written
-is compressed a row of cells at a time, as each row is completed
-(:meth:`ContactSheet.png`): a big sheet's encoding is done by the time its last
-counter is drawn, and the picture is never copied whole.
+the sheet only places them (:meth:`ContactSheet.place`). :class:`ContactPng`
+compresses a sheet a row of cells at a time, as each row is completed: a big
+sheet's encoding is done by the time its last counter is drawn, and the picture
+is never in memory whole.
 """
 
 from __future__ import annotations
@@ -26,7 +26,15 @@ from pipeline.counters.typeset import fit_font
 from pipeline.errors import DataError
 from pipeline.pngwrite import PngRows
 
-__all__ = ["CONTACT_PIXELS", "ContactGrid", "ContactSheet", "Shown", "caption", "contact_sheet"]
+__all__ = [
+    "CONTACT_PIXELS",
+    "ContactGrid",
+    "ContactPng",
+    "ContactSheet",
+    "Shown",
+    "caption",
+    "contact_sheet",
+]
 
 CONTACT_PIXELS = 40_000_000
 """The most pixels a contact sheet has: a big manifest's faces are shown smaller."""
@@ -159,7 +167,8 @@ class ContactSheet:
     Counters are added one at a time (:meth:`add`, or :meth:`place` for a cell drawn
     elsewhere by :meth:`ContactGrid.draw_cell`), so a sheet is made without holding the
     counters. A big manifest gets more columns and smaller faces, so the sheet stays
-    within :data:`CONTACT_PIXELS`.
+    within :data:`CONTACT_PIXELS`. (:class:`ContactPng` writes a sheet without holding
+    its picture either.)
 
     Parameters
     ----------
@@ -170,17 +179,11 @@ class ContactSheet:
     """
 
     def __init__(self, count: int, side: int, title: str = "", *, columns: int = 6,
-                 background: str = "#e9e7e1", encode: bool = False) -> None:
+                 background: str = "#e9e7e1") -> None:
         self.grid = ContactGrid.of(count, side, title, columns=columns, background=background)
         self.image = Image.new("RGB", self.grid.size, self.grid.background)
         self._added = 0
-        self._rows = PngRows(*self.grid.size) if encode else None
-        if title:
-            grid = self.grid
-            face = fit_font(title, "condensed", round(grid.caption_px * 1.5),
-                            self.image.width - 2 * grid.gap)
-            ImageDraw.Draw(self.image).text((grid.gap, round(grid.title_h * 0.7)), title,
-                                            font=face, fill=_CAPTION_INK, anchor="ls")
+        _draw_title(self.image, self.grid, title)
 
     @property
     def side(self) -> int:
@@ -205,30 +208,72 @@ class ContactSheet:
 
     def place(self, cell: Image.Image) -> None:
         """Place the next counter's cell, drawn by :meth:`ContactGrid.draw_cell`."""
-        bottom = self.grid.cell_box(self._added)[3]
         self.image.paste(cell, self.grid.cell_box(self._added)[:2])
         self._added += 1
-        if self._rows is not None and (self._added % self.columns == 0
-                                       or self._added == self.grid.count):
-            self._encode(self.image.height if self._added == self.grid.count else bottom)
 
     def png(self, dpi: float) -> bytes:
-        """The sheet as PNG (once every counter is placed), ``dpi`` recorded.
+        """The sheet as PNG, ``dpi`` recorded: unfiltered at zlib level 1 as the faces are,
+        compressed a row of cells at a time (the picture is never copied whole)."""
+        rows = PngRows(*self.grid.size, name="contact sheet")
+        step = self.grid.cell[1]
+        for top in range(0, self.image.height, step):
+            rows.add(self.image.crop((0, top, self.image.width,
+                                      min(self.image.height, top + step))))
+        return rows.png(dpi=dpi)
 
-        With ``encode``, the rows were compressed as they were completed; else they are
-        compressed now, a row of cells at a time. Called once.
-        """
-        if self._rows is None:
-            self._rows = PngRows(*self.grid.size)
-        self._encode(self.image.height)
+
+class ContactPng:
+    """A contact sheet made straight into a PNG, a row of cells at a time.
+
+    The same file as :meth:`ContactSheet.png` of the same cells, but each row of cells
+    is compressed when its last cell is placed and let go: a big manifest's sheet (tens
+    of megapixels) is never in memory whole, and is encoded by the time its last
+    counter is drawn.
+
+    Parameters
+    ----------
+    grid
+        Where everything goes.
+    title
+        Printed above the cells (the grid leaves room for it).
+    """
+
+    def __init__(self, grid: ContactGrid, title: str = "") -> None:
+        self.grid = grid
+        self._rows = PngRows(*grid.size, name="contact sheet")
+        self._placed = 0
+        # The first band holds the title and the first row of cells.
+        self._top = 0
+        self._band = Image.new("RGB", (grid.size[0], grid.title_h + grid.cell[1]),
+                               grid.background)
+        _draw_title(self._band, grid, title)
+
+    def place(self, cell: Image.Image) -> None:
+        """Place the next counter's cell, drawn by :meth:`ContactGrid.draw_cell`."""
+        left, top, _, bottom = self.grid.cell_box(self._placed)
+        self._band.paste(cell, (left, top - self._top))
+        self._placed += 1
+        if self._placed % self.grid.columns and self._placed < self.grid.count:
+            return
+        self._rows.add(self._band)
+        self._top = bottom
+        if self._placed < self.grid.count:
+            self._band = Image.new("RGB", (self.grid.size[0], self.grid.cell[1]),
+                                   self.grid.background)
+
+    def png(self, dpi: float) -> bytes:
+        """The sheet as PNG, once every counter is placed, ``dpi`` recorded."""
+        if self._placed != self.grid.count:
+            raise ValueError(f"{self._placed} counters placed of {self.grid.count}")
         return self._rows.png(dpi=dpi)
 
-    def _encode(self, bottom: int) -> None:
-        assert self._rows is not None
-        step = self.grid.cell[1]
-        while self._rows.rows < bottom:
-            top = self._rows.rows
-            self._rows.add(self.image.crop((0, top, self.image.width, min(bottom, top + step))))
+
+def _draw_title(image: Image.Image, grid: ContactGrid, title: str) -> None:
+    if title:
+        face = fit_font(title, "condensed", round(grid.caption_px * 1.5),
+                        grid.size[0] - 2 * grid.gap)
+        ImageDraw.Draw(image).text((grid.gap, round(grid.title_h * 0.7)), title, font=face,
+                                   fill=_CAPTION_INK, anchor="ls")
 
 
 def contact_sheet(counters: Sequence[Shown], title: str = "", *, columns: int = 6,

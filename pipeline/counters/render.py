@@ -41,6 +41,7 @@ from pipeline.counters.art import (
 from pipeline.counters.contact import (
     CONTACT_PIXELS,
     ContactGrid,
+    ContactPng,
     ContactSheet,
     caption,
     contact_sheet,
@@ -690,14 +691,15 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
     check_slugs((spec.id for spec in specs), "counters")
     names = _Names()
     items: list[_Item] = [(n, spec, *names.take(spec.id)) for n, spec in enumerate(specs)]
+    grid = ContactGrid.of(len(specs), opts.side_px + 2 * opts.bleed_px, title)
     # Compressed as its rows of cells are completed, while the workers draw the rest.
-    sheet = ContactSheet(len(specs), opts.side_px + 2 * opts.bleed_px, title, encode=True)
+    sheet = ContactPng(grid, title)
     out = Path(out_dir)
     place = _sheet_place(out, contact_path)
     files: list[Path] = []
     with atomic_folder(out, owns=place.owns) as folder:
         drawing = _Drawing(opts, str(Path(units.file).parent) if units is not None else ".",
-                           folder.staged, sheet.grid)
+                           folder.staged, grid)
         cells = map_chunks_in_processes(functools.partial(_draw_chunk, drawing), items,
                                         jobs=jobs, chunk=_CHUNK)
         # Closed here on an error, so the pool's chunks in flight finish writing before
@@ -705,7 +707,7 @@ def write_manifests(units: UnitManifest | None, markers: MarkerManifest | None,
         with contextlib.closing(cells):
             for (n, spec, front, back), cell in zip(items, cells, strict=True):
                 files += [folder.add(front), folder.add(back)]
-                sheet.place(Image.frombytes("RGB", sheet.grid.cell, cell))
+                sheet.place(Image.frombytes("RGB", grid.cell, cell))
                 if progress is not None:
                     progress(n + 1, len(items), spec.id)
         if place.inside is not None:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from pipeline.counters.contact import ContactGrid, ContactSheet, caption
+from pipeline.counters.contact import ContactGrid, ContactPng, ContactSheet, caption
 from pipeline.counters.typeset import draw_centred, fit_font
 
 
@@ -78,16 +78,24 @@ def test_the_cells_tile_the_sheet():
     assert inside.shape[0] == grid.rows * grid.cell[1] and inside.min() == 1  # nor a hole
 
 
-@pytest.mark.parametrize("count", [7, 12])
-def test_a_sheet_compressed_as_it_is_made_is_the_sheet(count):
+@pytest.mark.parametrize(("count", "title"), [(7, "t"), (12, ""), (1, "one")])
+def test_a_sheet_compressed_as_it_is_made_is_the_sheet(count, title):
     counters = _counters(count, 40)
-    made, whole = (ContactSheet(count, 40, "t", columns=4, encode=encode)
-                   for encode in (True, False))
-    for counter in counters:
-        made.add(counter)
+    whole = ContactSheet(count, 40, title, columns=4)
+    made = ContactPng(whole.grid, title)
+    for n, counter in enumerate(counters):
+        made.place(whole.grid.draw_cell(n, counter.front, counter.back,
+                                        caption(counter.id, counter.copies)))
         whole.add(counter)
     data = made.png(150)
     assert data == whole.png(150)
     with Image.open(io.BytesIO(data)) as back:
         assert back.tobytes() == whole.image.tobytes()
         assert round(back.info["dpi"][0]) == 150
+
+
+def test_a_sheet_is_written_once_every_counter_is_placed():
+    made = ContactPng(ContactGrid.of(3, 40))
+    made.place(Image.new("RGB", made.grid.cell))
+    with pytest.raises(ValueError, match="1 counters placed of 3"):
+        made.png(150)
