@@ -67,10 +67,10 @@ from pipeline.counters.style import CounterStyle, Palette, complete_sides, defau
 from pipeline.counters.symbols import ICONS, KIND_ICONS
 from pipeline.counters.typeset import (
     FontName,
+    Typesetter,
     cap_height,
     centred_words,
     fit_font,
-    line_of_cells,
 )
 from pipeline.errors import DataError, ImageError, ManifestError, did_you_mean
 from pipeline.files import StagedFolder, atomic_folder, write_bytes_atomic
@@ -186,7 +186,8 @@ def _corner_text(unit: UnitSpec) -> str:
 
 
 def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
-             back: bool = False, folder: str | Path = ".") -> Face:
+             back: bool = False, folder: str | Path = ".",
+             typesetter: Typesetter | None = None) -> Face:
     """One face of a unit counter, laid out (see :mod:`pipeline.counters.art`).
 
     Parameters
@@ -199,6 +200,8 @@ def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
         Lay out the reduced side (``back_*`` values and a band) instead of the front.
     folder
         Where the manifest is: the unit's ``image`` is found from there.
+    typesetter
+        Places the lines of text; one kept over many counters places each line once.
 
     Examples
     --------
@@ -209,6 +212,7 @@ def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
     (188, ['9', '2', '5-4-4'])
     """
     opts = options or RenderOptions()
+    setter = typesetter or Typesetter()
     style = opts.style
     lay = counter_layout(opts.side_px, opts.bleed_px)
     palette = style.palette_for(unit)
@@ -234,8 +238,9 @@ def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
                    if label), key=lambda f: f.size, default=None)
     for label, rect in ((own, lay.id_left), (parent, lay.id_right)):
         if label and id_face is not None:
-            marks.append(centred_words(label, id_face, "condensed",
-                                       ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2), text))
+            marks.append(setter.centred_words(
+                label, id_face, "condensed", ((rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2),
+                text))
     corner = _corner_text(unit) if style.corner == "setup" else ""
     if corner:
         c = lay.corner
@@ -249,9 +254,9 @@ def unit_art(unit: UnitSpec, options: RenderOptions | None = None, *,
     v = lay.values
     joined = "-".join(cells)
     face = fit_font(joined, "bold", lay.value_px, (v[2] - v[0]) * (0.86 if mobile else 1.0))
-    marks += line_of_cells(cells, face, "bold", v, text,
-                           boxed=len(cells) - 1 if mobile else None,
-                           box_fill=rgb(style.mobile), box_text=(255, 255, 255))
+    marks += setter.line_of_cells(cells, face, "bold", v, text,
+                                  boxed=len(cells) - 1 if mobile else None,
+                                  box_fill=rgb(style.mobile), box_text=(255, 255, 255))
     return Face(lay.image_size, rgb(palette.background), tuple(marks))
 
 
@@ -444,9 +449,11 @@ def draw_manifests(units: UnitManifest | None, markers: MarkerManifest | None = 
     opts = RenderOptions(opts.size, opts.dpi, opts.bleed, style, opts.values)
     folder = Path(units.file).parent if units is not None else Path(".")
     counters: list[CounterArt] = []
+    setter = Typesetter()
     for unit in units or ():
-        front = unit_art(unit, opts, folder=folder)
-        back = front if unit.steps == 1 else unit_art(unit, opts, back=True, folder=folder)
+        front = unit_art(unit, opts, folder=folder, typesetter=setter)
+        back = front if unit.steps == 1 else unit_art(unit, opts, back=True, folder=folder,
+                                                      typesetter=setter)
         counters.append(CounterArt(unit.id, "unit", front, back, unit.count or 1))
     if markers is not None:
         check_icons(markers)
@@ -470,11 +477,11 @@ def iter_counters(units: UnitManifest | None, markers: MarkerManifest | None = N
     if markers is not None:
         check_icons(markers)
     folder = Path(units.file).parent if units is not None else Path(".")
-    painter = Painter()
+    painter, setter = Painter(), Typesetter()
     for unit in units or ():
-        front = painter.paint(unit_art(unit, opts, folder=folder))
-        back = front if unit.steps == 1 else painter.paint(unit_art(unit, opts, back=True,
-                                                                    folder=folder))
+        front = painter.paint(unit_art(unit, opts, folder=folder, typesetter=setter))
+        back = front if unit.steps == 1 else painter.paint(unit_art(
+            unit, opts, back=True, folder=folder, typesetter=setter))
         yield Counter(unit.id, "unit", front, back, unit.count or 1)
     for marker in markers or ():
         face = painter.paint(marker_art(marker, opts))
@@ -616,23 +623,24 @@ _Item = tuple[int, UnitSpec | MarkerSpec, str, str]
 """A counter to draw: its place in the manifests, its row and its two file names."""
 
 
-def _faces(spec: UnitSpec | MarkerSpec, opts: RenderOptions, folder: str
-           ) -> tuple[Face, Face | None]:
+def _faces(spec: UnitSpec | MarkerSpec, opts: RenderOptions, folder: str,
+           setter: Typesetter) -> tuple[Face, Face | None]:
     """A counter's front and back laid out; no back where it repeats the front."""
     if isinstance(spec, UnitSpec):
-        front = unit_art(spec, opts, folder=folder)
-        return front, None if spec.steps == 1 else unit_art(spec, opts, back=True, folder=folder)
+        front = unit_art(spec, opts, folder=folder, typesetter=setter)
+        return front, None if spec.steps == 1 else unit_art(spec, opts, back=True,
+                                                            folder=folder, typesetter=setter)
     return marker_art(spec, opts), None
 
 
 def _draw_chunk(drawing: _Drawing, chunk: Sequence[_Item]) -> list[bytes]:
     """Lay out, paint, encode and write a run of counters (in a worker): their faces go
     straight into the folder being made, and their contact-sheet cells come back."""
-    painter = Painter()
+    painter, setter = Painter(), Typesetter()
     dpi, side = drawing.options.dpi, drawing.grid.side
     cells = []
     for n, spec, front_name, back_name in chunk:
-        front_art, back_art = _faces(spec, drawing.options, drawing.folder)
+        front_art, back_art = _faces(spec, drawing.options, drawing.folder, setter)
         front = painter.paint(front_art)
         back = front if back_art is None else painter.paint(back_art)
         data = _png(front, dpi)

@@ -23,6 +23,7 @@ __all__ = [
     "FONTS",
     "FONT_DIR",
     "FontName",
+    "Typesetter",
     "cap_height",
     "centred_words",
     "draw_centred",
@@ -205,3 +206,66 @@ def draw_line_of_cells(
             draw.rectangle((left, top, right - 1, bottom - 1), fill=mark.colour)
         else:
             draw.text((mark.x, mark.y), mark.text, font=face, fill=mark.colour, anchor="ls")
+
+
+class Typesetter:
+    """Places lines as :func:`centred_words` and :func:`line_of_cells` do, each distinct
+    line once.
+
+    Laying out a face measured every line again, and each measure shapes the text with
+    HarfBuzz (a third of laying out a face); a manifest repeats its values and formations,
+    and a unit's back places its front's ids where the front does. The marks are frozen,
+    so one placed line serves every face it is on. ``face`` is the shipped font ``name``
+    at its size, as :func:`fit_font` gives it.
+
+    Parameters
+    ----------
+    capacity
+        Lines kept; past that the store starts again.
+
+    Examples
+    --------
+    >>> setter = Typesetter()
+    >>> a = setter.centred_words("914", font("bold", 20), "bold", (50, 50), (0, 0, 0))
+    >>> a is setter.centred_words("914", font("bold", 20), "bold", (50, 50), (0, 0, 0))
+    True
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        self._capacity = capacity
+        self._words: dict[tuple[object, ...], Words] = {}
+        self._cells: dict[tuple[object, ...], tuple[Block | Words, ...]] = {}
+
+    def centred_words(self, text: str, face: ImageFont.FreeTypeFont, name: FontName,
+                      centre: tuple[float, float], colour: tuple[int, int, int]) -> Words:
+        """:func:`centred_words`, placed once."""
+        key = (text, name, face.size, centre, colour)
+        found = self._words.get(key)
+        if found is None:
+            if len(self._words) >= self._capacity:
+                self._words.clear()
+            found = self._words[key] = centred_words(text, face, name, centre, colour)
+        return found
+
+    def line_of_cells(
+        self,
+        cells: Sequence[str],
+        face: ImageFont.FreeTypeFont,
+        name: FontName,
+        rect: Box,
+        fill: tuple[int, int, int],
+        *,
+        boxed: int | None = None,
+        box_fill: tuple[int, int, int] = (200, 16, 46),
+        box_text: tuple[int, int, int] = (255, 255, 255),
+    ) -> list[Block | Words]:
+        """:func:`line_of_cells` (``-`` between cells), placed once."""
+        key = (tuple(cells), name, face.size, rect, fill, boxed, box_fill, box_text)
+        found = self._cells.get(key)
+        if found is None:
+            if len(self._cells) >= self._capacity:
+                self._cells.clear()
+            found = self._cells[key] = tuple(line_of_cells(
+                cells, face, name, rect, fill, boxed=boxed, box_fill=box_fill,
+                box_text=box_text))
+        return list(found)

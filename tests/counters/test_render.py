@@ -421,3 +421,14 @@ def test_a_render_killed_part_way_leaves_the_old_folder(tmp_path):
     after = _written(out)
     assert after["notes.txt"] == b"kept" and len(after) == 2 * 1500 + 2
     assert all(after[name] != before[name] for name in before if name.endswith("-front.png"))
+
+
+def test_a_typesetter_kept_over_many_faces_lays_each_out_as_alone():
+    from pipeline.counters.render import unit_art
+    from pipeline.counters.typeset import Typesetter
+
+    units = [*load_units(DEMO / "units.csv"), *units_from_text(_rows(60), "u.csv")]
+    setter = Typesetter(capacity=16)  # small: the store also starts again on the way
+    for unit in units:
+        for back in (False, True):
+            assert unit_art(unit, back=back, typesetter=setter) == unit_art(unit, back=back)
