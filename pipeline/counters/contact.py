@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.counters.art import RGB, Rect
 from pipeline.counters.style import rgb
-from pipeline.counters.typeset import fit_font
+from pipeline.counters.typeset import cap_height, fit_font, font
 from pipeline.errors import DataError
 from pipeline.pngwrite import PngRows
 
@@ -150,12 +150,17 @@ class ContactGrid:
         x, y = self.place(n)
         image.paste(front, (x - left, y - top))
         image.paste(back, (x + self.side + self.gap // 2 - left, y - top))
+        # Measured once where it fits at full size (fit_font would measure it, then
+        # centring again); a caption is a line of its own, seldom drawn twice.
+        face = font("condensed", self.caption_px)
+        length = face.getlength(text)
+        if length > 2 * self.side:
+            face = fit_font(text, "condensed", self.caption_px, 2 * self.side)
+            length = face.getlength(text)
         # Centred on the sheet, then moved into the cell: rounding a centre that ends in .5
         # depends on where it is, so the caption is placed where the sheet would place it.
-        face = fit_font(text, "condensed", self.caption_px, 2 * self.side)
-        cap = -face.getbbox("H0", anchor="ls")[1]
-        at = (round(x + self.side + self.gap / 4 - face.getlength(text) / 2),
-              round(y + self.side + self.caption_px + cap / 2))
+        at = (round(x + self.side + self.gap / 4 - length / 2),
+              round(y + self.side + self.caption_px + cap_height("condensed", face.size) / 2))
         ImageDraw.Draw(image).text((at[0] - left, at[1] - top), text, font=face,
                                    fill=_CAPTION_INK, anchor="ls")
         return image
