@@ -168,7 +168,7 @@ def moves(game: Path, position: Path | None, vsav: Path | None, vmod: Path | Non
     with _position_file(folder, position, vsav, vmod) as position_path:
         engine = _engine(folder, position_path, phase, saved=vsav)
     try:
-        reach = engine.reachable(unit_id)
+        reach = engine.reachable(unit_id, paths=True)  # every path is printed
     except DataError as exc:
         if vsav is None or exc.file is not None:
             raise

@@ -131,9 +131,13 @@ class Engine:
                                  "(the rulebook does not give it): fill in 'movement'")
         return MoveQuery(movers, die_rolls or {}, overrun)
 
-    def reachable(self, unit_ids: str | Sequence[str]) -> Reach:
-        """Where the unit (or stack) can end its move, at what minimum MP."""
-        return reachable(self, self.query(unit_ids))
+    def reachable(self, unit_ids: str | Sequence[str], *, paths: bool = False) -> Reach:
+        """Where the unit (or stack) can end its move, at what minimum MP.
+
+        ``paths``: the caller will read the paths or the refusals too (one search then
+        gives everything, rather than the MP's own search and then the full one).
+        """
+        return reachable(self, self.query(unit_ids), paths=paths)
 
     def check_path(self, unit_ids: str | Sequence[str], path: Sequence[Hex],
                    die_rolls: dict[Hex, int] | None = None, overrun: bool = False) -> PathCheck:

@@ -164,12 +164,13 @@ class PathCheck:
         return out
 
 
-def reachable(engine: Engine, query: MoveQuery) -> Reach:
+def reachable(engine: Engine, query: MoveQuery, *, paths: bool = False) -> Reach:
     """Every hex the mover can legally end in, with the minimum MP and one cheapest path.
 
     The MP come from :func:`~pipeline.rules.cheapest.cheapest_costs` where the system's
     steps allow it, the paths and refusals from :func:`_search` when first read (the same
-    states, so the same answers: ``tests/rules/test_cheapest.py``)."""
+    states, so the same answers: ``tests/rules/test_cheapest.py``). With ``paths`` (the
+    caller reads the paths or the refusals) the full search alone gives it all."""
     # Imported here: that module builds on this one's states.
     from pipeline.rules.cheapest import cheapest_costs
 
@@ -180,7 +181,7 @@ def reachable(engine: Engine, query: MoveQuery) -> Reach:
         refusal = first
         return Reach(start_hex, {}, lambda: (
             {}, lambda: {n: refusal for n in engine.grid.neighbours(start_hex)}))
-    costs = cheapest_costs(engine, query, first)
+    costs = None if paths else cheapest_costs(engine, query, first)
     if costs is None:
         best, named = _searched(engine, query, first)
         return Reach(start_hex, _costs(best), lambda: (best, named))

@@ -55,6 +55,19 @@ def test_every_reachable_case_costs_the_same_as_the_full_search(data: dict) -> N
     assert reach.costs == searched_costs(reach)
 
 
+@pytest.mark.parametrize("data", _reachable_cases())
+def test_asking_for_paths_at_once_gives_the_same_answer(data: dict) -> None:
+    # `rules moves` prints every path: it asks for the full search alone.
+    situation = case_from_data(data).situation
+    query = data["query"]
+    movers = query.get("moving_units") or query["unit"]
+    lazy = Engine(situation).reachable(movers)
+    eager = Engine(situation).reachable(movers, paths=True)
+    assert eager.costs == lazy.costs and eager.paths == lazy.paths
+    assert {h: v.to_dict() for h, v in eager.refused.items()} == {
+        h: v.to_dict() for h, v in lazy.refused.items()}
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 @PROPERTY
 @given(seed=st.integers(0, 10**9))
