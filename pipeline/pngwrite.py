@@ -17,7 +17,11 @@ Pillow and print tools read back as the resolution.
 
 A picture of tens of megapixels (a contact sheet) is given a band of rows at a time
 (:class:`PngRows`): it is never copied whole, and a picture made from the top down is
-compressed as it is made.
+compressed as it is made. Its bands may also be compressed apart, in other processes
+(:func:`deflate_rows`), and joined (:func:`png_of_parts`) as pigz joins the parts of a
+file: each part is raw deflate ending on a byte boundary, the stream ends with an empty
+last block, and the parts' Adler-32 checksums are combined as zlib's
+``adler32_combine`` does.
 """
 
 from __future__ import annotations
@@ -25,12 +29,14 @@ from __future__ import annotations
 import math
 import struct
 import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from PIL import Image
 
 from pipeline.errors import ImageError
 
-__all__ = ["PngRows", "png_bytes"]
+__all__ = ["DeflatedRows", "PngRows", "deflate_rows", "png_bytes", "png_of_parts"]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _COLOUR_TYPE = {"L": 0, "RGB": 2, "RGBA": 6}  # PNG spec 11.2.2: greyscale, truecolour (+alpha)
@@ -108,15 +114,94 @@ class PngRows:
         self._stream.append(self._deflate.flush())
         stream = _small_window(b"".join(self._stream),
                                self.height * (self.width * len(self.mode) + 1))
-        head = struct.pack(">IIBBBBB", self.width, self.height, 8, _COLOUR_TYPE[self.mode],
-                           0, 0, 0)
-        chunks = [_chunk(b"IHDR", head)]
-        if dpi is not None:
-            chunks.append(_phys(dpi))
-        chunks += [_chunk(b"IDAT", stream[i:i + _IDAT_BYTES])
-                   for i in range(0, len(stream), _IDAT_BYTES)]
-        chunks.append(_chunk(b"IEND", b""))
-        return _SIGNATURE + b"".join(chunks)
+        return _file(self.width, self.height, self.mode, stream, dpi)
+
+
+@dataclass(frozen=True)
+class DeflatedRows:
+    """Rows of a picture compressed on their own (:func:`deflate_rows`).
+
+    Attributes
+    ----------
+    data
+        Raw deflate at level 1 ending with a sync flush: whole bytes, no last block, so
+        parts follow one another in one stream.
+    adler
+        The Adler-32 checksum of the rows (their filter bytes included).
+    size
+        The rows' length in bytes (filter bytes included).
+    rows
+        How many rows.
+    """
+
+    data: bytes
+    adler: int
+    size: int
+    rows: int
+
+
+def deflate_rows(band: Image.Image) -> DeflatedRows:
+    """``band``'s rows, unfiltered, compressed on their own (see :func:`png_of_parts`).
+
+    >>> part = deflate_rows(Image.new("RGB", (3, 2), (1, 2, 3)))
+    >>> part.rows, part.size
+    (2, 20)
+    """
+    padded = band.tobytes("raw", band.mode, band.width * len(band.mode) + 1)
+    rows = memoryview(padded)[:-1]  # a filter byte before each row: see PngRows.add
+    deflate = zlib.compressobj(1, zlib.DEFLATED, -15)
+    data = deflate.compress(b"\0") + deflate.compress(rows) + deflate.flush(zlib.Z_SYNC_FLUSH)
+    return DeflatedRows(data, zlib.adler32(rows, zlib.adler32(b"\0")), len(padded), band.height)
+
+
+def png_of_parts(width: int, height: int, parts: Iterable[DeflatedRows], *, mode: str = "RGB",
+                 dpi: float | None = None) -> bytes:
+    """A PNG of rows compressed apart, top to bottom (every part ``width`` wide).
+
+    >>> picture = Image.new("RGB", (5, 4), (9, 99, 199))
+    >>> data = png_of_parts(5, 4, [deflate_rows(picture.crop((0, 0, 5, 1))),
+    ...                            deflate_rows(picture.crop((0, 1, 5, 4)))], dpi=300)
+    >>> with Image.open(__import__("io").BytesIO(data)) as back:
+    ...     back.tobytes() == picture.tobytes()
+    True
+    """
+    stream, adler, rows = [_ZLIB_HEADER], 1, 0
+    for part in parts:
+        stream.append(part.data)
+        adler = _adler32_combine(adler, part.adler, part.size)
+        rows += part.rows
+    if rows != height:
+        raise ValueError(f"{rows} rows given of {height}")
+    stream += [_LAST_EMPTY_BLOCK, struct.pack(">I", adler)]
+    return _file(width, height, mode, b"".join(stream), dpi)
+
+
+_ZLIB_HEADER = b"\x78\x01"  # deflate, a 32 KiB window, compressed fastest (RFC 1950)
+_LAST_EMPTY_BLOCK = b"\x03\x00"  # BFINAL, fixed codes, end of block (RFC 1951 3.2.6)
+_ADLER_BASE = 65521
+
+
+def _adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two runs of bytes from theirs and the second's length (zlib's
+    ``adler32_combine``, which Python's zlib module does not offer)."""
+    rem = length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low = (low + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    high = (high + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return low | (high << 16)
+
+
+def _file(width: int, height: int, mode: str, stream: bytes, dpi: float | None) -> bytes:
+    """The PNG file of a zlib stream of rows: IHDR, pHYs (with ``dpi``), IDAT, IEND."""
+    head = struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPE[mode], 0, 0, 0)
+    chunks = [_chunk(b"IHDR", head)]
+    if dpi is not None:
+        chunks.append(_phys(dpi))
+    chunks += [_chunk(b"IDAT", stream[i:i + _IDAT_BYTES])
+               for i in range(0, len(stream), _IDAT_BYTES)]
+    chunks.append(_chunk(b"IEND", b""))
+    return _SIGNATURE + b"".join(chunks)
 
 
 def _small_window(stream: bytes, size: int) -> bytes:

@@ -5,6 +5,7 @@ in a valid pHYs chunk right after IHDR, and every mode a face or piece comes in.
 from __future__ import annotations
 
 import io
+import itertools
 import struct
 import zlib
 
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from pipeline.pngwrite import PngRows, png_bytes
+from pipeline.pngwrite import PngRows, deflate_rows, png_bytes, png_of_parts
 
 
 def _face(mode: str) -> Image.Image:
@@ -100,3 +101,32 @@ def test_rows_missing_or_too_many_are_refused():
         rows.png()
     with pytest.raises(ValueError, match="rows 80 of a picture of 47"):
         rows.add(_face("RGB").crop((0, 0, 61, 40)))
+
+
+def test_rows_compressed_apart_make_the_picture():
+    rng = np.random.default_rng(7)
+    noise = Image.fromarray(rng.integers(0, 256, (300, 200, 3), dtype=np.uint8))
+    picture = Image.new("RGB", (200, 700), (230, 230, 220))
+    picture.paste(noise, (0, 150))  # flat rows and rows that do not compress
+    cuts = [0, 1, 149, 150, 400, 699, 700]
+    parts = [deflate_rows(picture.crop((0, a, 200, b))) for a, b in itertools.pairwise(cuts)]
+    data = png_of_parts(200, 700, parts, dpi=150)
+    with Image.open(io.BytesIO(data)) as back:
+        back.load()  # every chunk's CRC checked
+        assert back.tobytes() == picture.tobytes()
+        assert round(back.info["dpi"][0]) == 150
+    stream = b"".join(body for kind, body in _chunks(data) if kind == b"IDAT")
+    # A zlib stream whose checksum holds: decompress checks it (the combined Adler-32).
+    assert zlib.decompress(stream) == b"".join(
+        b"\0" + picture.crop((0, y, 200, y + 1)).tobytes() for y in range(700))
+    with pytest.raises(ValueError, match="699 rows given of 700"):
+        png_of_parts(200, 700, parts[:-1])
+
+
+def _chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    found, at = [], 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        found.append((kind, data[at + 8:at + 8 + length]))
+        at += 12 + length
+    return found
