@@ -17,6 +17,7 @@ items); elsewhere they are spawned. Small jobs run in the calling process.
 from __future__ import annotations
 
 import functools
+import itertools
 import multiprocessing
 import os
 import threading
@@ -113,22 +114,26 @@ def map_in_processes[Item, Result](fn: Callable[[Item], Result], items: Sequence
 
 def map_chunks_in_processes[Item, Result](
         fn: Callable[[Sequence[Item]], list[Result]], items: Sequence[Item], *,
-        jobs: int | None = None, chunk: int = 32, serial_below: int = 64
+        jobs: int | None = None, chunk: int | Sequence[int] = 32, serial_below: int = 64
 ) -> Generator[Result]:
     """``fn`` over consecutive chunks of ``items`` in worker processes, results in order.
 
     As :func:`map_in_processes`, but ``fn`` is given a whole chunk and returns one result
     for each of its items: what the items of a chunk share (a store of drawn text, say)
     is made once a chunk, not once an item. ``fn`` may be a :func:`functools.partial`
-    of a module-level function: its arguments go to the workers once a chunk.
+    of a module-level function: its arguments go to the workers once a chunk. ``chunk``
+    is the items of every chunk, or of each chunk in turn (adding up to ``len(items)``):
+    big chunks first and small ones last share more and still end together.
 
     Examples
     --------
     >>> list(map_chunks_in_processes(sorted, [3, 1, 2, 0, 9], jobs=2, chunk=2, serial_below=0))
     [1, 3, 0, 2, 9]
+    >>> list(map_chunks_in_processes(sorted, [3, 1, 2, 0, 9], chunk=[3, 2], serial_below=0))
+    [1, 2, 3, 0, 9]
     """
-    workers = min(cores() if jobs is None else max(1, jobs), -(-len(items) // max(1, chunk)))
-    chunks = [items[i:i + chunk] for i in range(0, len(items), max(1, chunk))]
+    chunks = _cut(items, chunk)
+    workers = min(cores() if jobs is None else max(1, jobs), len(chunks))
     if workers <= 1 or len(items) < serial_below:
         for part in chunks:
             yield from fn(part)
@@ -143,3 +148,12 @@ def map_chunks_in_processes[Item, Result](
                 pending.append(pool.submit(fn, chunks[following]))
                 following += 1
             yield from done
+
+
+def _cut[Item](items: Sequence[Item], chunk: int | Sequence[int]) -> list[Sequence[Item]]:
+    if isinstance(chunk, int):
+        return [items[i:i + chunk] for i in range(0, len(items), max(1, chunk))]
+    if sum(chunk) != len(items) or min(chunk, default=1) < 1:
+        raise ValueError(f"chunks of {list(chunk)} items for {len(items)} items")
+    starts = [0, *itertools.accumulate(chunk)]
+    return [items[a:b] for a, b in itertools.pairwise(starts)]
