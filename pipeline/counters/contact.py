@@ -5,10 +5,10 @@ face is shown (a big manifest gets more columns and smaller faces, so the sheet
 stays within :data:`CONTACT_PIXELS`) and the cell of each counter. A cell is
 drawn alone (:meth:`ContactGrid.draw_cell`), with the pixels it has on the whole
 sheet, so the worker processes that paint the counters draw their cells too and
-the sheet only places them (:meth:`ContactSheet.place`). :class:`ContactPng`
-compresses a sheet a row of cells at a time, as each row is completed: a big
-sheet's encoding is done by the time its last counter is drawn, and the picture
-is never in memory whole.
+the sheet only places them (:meth:`ContactSheet.place`). With :class:`ContactPng`
+the workers also lay their cells out in rows of the sheet and compress them
+(:meth:`ContactGrid.row`): the sheet is joined from the parts, never in memory
+whole, and its encoding is done by the time its last counter is drawn.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pipeline.counters.art import RGB, Rect
 from pipeline.counters.style import rgb
 from pipeline.counters.typeset import cap_height, fit_font, font
 from pipeline.errors import DataError
-from pipeline.pngwrite import PngRows
+from pipeline.pngwrite import DeflatedRows, PngRows, deflate_rows, png_of_parts
 
 __all__ = [
     "CONTACT_PIXELS",
@@ -165,6 +165,22 @@ class ContactGrid:
                                    fill=_CAPTION_INK, anchor="ls")
         return image
 
+    def row(self, first: int, cells: Sequence[Image.Image]) -> Image.Image:
+        """The sheet's row of cells whose first is counter ``first``: ``cells`` (drawn by
+        :meth:`draw_cell`, fewer than a row on the last), the whole width of the sheet.
+
+        >>> grid = ContactGrid.of(8, 40, columns=4)
+        >>> grid.row(4, [Image.new("RGB", grid.cell)]).size == (grid.size[0], grid.cell[1])
+        True
+        """
+        if first % self.columns or len(cells) > self.columns:
+            raise ValueError(f"a row starts at a multiple of {self.columns} counters, not"
+                             f" {first}, and holds at most {self.columns}")
+        band = Image.new("RGB", (self.size[0], self.cell[1]), self.background)
+        for n, cell in enumerate(cells, first):
+            band.paste(cell, (self.cell_box(n)[0], 0))
+        return band
+
 
 class ContactSheet:
     """One image with every counter's front and back side by side, captioned by id.
@@ -228,12 +244,13 @@ class ContactSheet:
 
 
 class ContactPng:
-    """A contact sheet made straight into a PNG, a row of cells at a time.
+    """A contact sheet made straight into a PNG, from its rows of cells compressed apart.
 
-    The same file as :meth:`ContactSheet.png` of the same cells, but each row of cells
-    is compressed when its last cell is placed and let go: a big manifest's sheet (tens
-    of megapixels) is never in memory whole, and is encoded by the time its last
-    counter is drawn.
+    Each row of cells is drawn (:meth:`ContactGrid.row`) and compressed
+    (:func:`pipeline.pngwrite.deflate_rows`) where its counters are drawn, in the workers;
+    the sheet only joins the parts in order. It is never in memory whole, and is encoded
+    by the time its last counter is drawn. The pixels are those of :class:`ContactSheet`
+    given the same cells.
 
     Parameters
     ----------
@@ -245,32 +262,21 @@ class ContactPng:
 
     def __init__(self, grid: ContactGrid, title: str = "") -> None:
         self.grid = grid
-        self._rows = PngRows(*grid.size, name="contact sheet")
-        self._placed = 0
-        # The first band holds the title and the first row of cells.
-        self._top = 0
-        self._band = Image.new("RGB", (grid.size[0], grid.title_h + grid.cell[1]),
-                               grid.background)
-        _draw_title(self._band, grid, title)
+        band = Image.new("RGB", (grid.size[0], grid.title_h), grid.background)
+        _draw_title(band, grid, title)
+        self._parts = [deflate_rows(band)]
+        self._rows = 0
 
-    def place(self, cell: Image.Image) -> None:
-        """Place the next counter's cell, drawn by :meth:`ContactGrid.draw_cell`."""
-        left, top, _, bottom = self.grid.cell_box(self._placed)
-        self._band.paste(cell, (left, top - self._top))
-        self._placed += 1
-        if self._placed % self.grid.columns and self._placed < self.grid.count:
-            return
-        self._rows.add(self._band)
-        self._top = bottom
-        if self._placed < self.grid.count:
-            self._band = Image.new("RGB", (self.grid.size[0], self.grid.cell[1]),
-                                   self.grid.background)
+    def add(self, row: DeflatedRows) -> None:
+        """The next row of cells, drawn by :meth:`ContactGrid.row` and compressed."""
+        self._parts.append(row)
+        self._rows += 1
 
     def png(self, dpi: float) -> bytes:
-        """The sheet as PNG, once every counter is placed, ``dpi`` recorded."""
-        if self._placed != self.grid.count:
-            raise ValueError(f"{self._placed} counters placed of {self.grid.count}")
-        return self._rows.png(dpi=dpi)
+        """The sheet as PNG, once every row of cells is added, ``dpi`` recorded."""
+        if self._rows != self.grid.rows:
+            raise ValueError(f"{self._rows} rows of cells added of {self.grid.rows}")
+        return png_of_parts(*self.grid.size, self._parts, dpi=dpi)
 
 
 def _draw_title(image: Image.Image, grid: ContactGrid, title: str) -> None:

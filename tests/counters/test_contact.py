@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.counters.contact import ContactGrid, ContactPng, ContactSheet, caption
 from pipeline.counters.typeset import draw_centred, fit_font
+from pipeline.pngwrite import deflate_rows
 
 
 @dataclass(frozen=True)
@@ -79,23 +80,29 @@ def test_the_cells_tile_the_sheet():
 
 
 @pytest.mark.parametrize(("count", "title"), [(7, "t"), (12, ""), (1, "one")])
-def test_a_sheet_compressed_as_it_is_made_is_the_sheet(count, title):
+def test_a_sheet_joined_from_rows_compressed_apart_is_the_sheet(count, title):
     counters = _counters(count, 40)
     whole = ContactSheet(count, 40, title, columns=4)
-    made = ContactPng(whole.grid, title)
-    for n, counter in enumerate(counters):
-        made.place(whole.grid.draw_cell(n, counter.front, counter.back,
-                                        caption(counter.id, counter.copies)))
+    grid = whole.grid
+    made = ContactPng(grid, title)
+    cells = [grid.draw_cell(n, c.front, c.back, caption(c.id, c.copies))
+             for n, c in enumerate(counters)]
+    for first in range(0, count, grid.columns):
+        made.add(deflate_rows(grid.row(first, cells[first:first + grid.columns])))
+    for counter in counters:
         whole.add(counter)
-    data = made.png(150)
-    assert data == whole.png(150)
-    with Image.open(io.BytesIO(data)) as back:
+    with Image.open(io.BytesIO(made.png(150))) as back:
         assert back.tobytes() == whole.image.tobytes()
         assert round(back.info["dpi"][0]) == 150
+    with Image.open(io.BytesIO(whole.png(150))) as back:
+        assert back.tobytes() == whole.image.tobytes()
 
 
-def test_a_sheet_is_written_once_every_counter_is_placed():
-    made = ContactPng(ContactGrid.of(3, 40))
-    made.place(Image.new("RGB", made.grid.cell))
-    with pytest.raises(ValueError, match="1 counters placed of 3"):
+def test_a_sheet_is_written_once_every_row_is_added():
+    grid = ContactGrid.of(9, 40, columns=4)
+    made = ContactPng(grid)
+    made.add(deflate_rows(grid.row(0, [Image.new("RGB", grid.cell)] * 4)))
+    with pytest.raises(ValueError, match="1 rows of cells added of 3"):
         made.png(150)
+    with pytest.raises(ValueError, match="a row starts at a multiple of 4 counters, not 2"):
+        grid.row(2, [])
