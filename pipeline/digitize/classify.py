@@ -276,7 +276,7 @@ class TerrainReader:
         # What the last read found is a better reading to measure the light on than a first,
         # quick one; where the light has not moved, what was drawn under it still holds.
         gains = _hex_gains(self.colours, self.centres, self._last.main,
-                           self._last.confidence, self.fit.hex_width, self.paper)
+                           self._last.confidence, self.fit.hex_width, self.paper, self.jobs)
         self.light_moved = float(np.abs(np.log(gains / lit.gains)).max())
         if self.light_moved <= self.light_tolerance:
             return lit.gains, lit
@@ -289,7 +289,7 @@ class TerrainReader:
             # (each hex named by the colour most of its pixels show), with no learner.
             votes, _ = self._vote()
             return _hex_gains(self.colours, self.centres, votes.main, votes.confidence,
-                              self.fit.hex_width, self.paper)
+                              self.fit.hex_width, self.paper, self.jobs)
         # The first reading only measures each hex's light: one member and no
         # self-training see enough for that, at a third of the work.
         first = replace(self.learner, rounds=0, members=1)
@@ -297,7 +297,7 @@ class TerrainReader:
         reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
                                 learner=first, drawn=drawn)
         return _hex_gains(self.colours, self.centres, reading.main, reading.confidence,
-                          self.fit.hex_width, self.paper)
+                          self.fit.hex_width, self.paper, self.jobs)
 
     def _drawn(self, examples: Examples, learner: Learner,
                spread: tuple[float, float, float] | None = None
@@ -492,7 +492,7 @@ def _paper(image: U8, fit: GridFit) -> tuple[F64, F64]:
 
 
 def _hex_gains(colours: F64, centres: F64, main: I64, conf: F64, hex_width: float,
-               paper: tuple[F64, F64]) -> F64:
+               paper: tuple[F64, F64], jobs: int = 1) -> F64:
     """Each hex's light, ``(n, 3)``: how its surely read neighbours differ from their terrain.
 
     A hex read surely is compared with the typical colour of its terrain (over the whole
@@ -516,19 +516,22 @@ def _hex_gains(colours: F64, centres: F64, main: I64, conf: F64, hex_width: floa
     where = np.vstack([centres[sure], paper_xy])
     logs = np.log(np.maximum(observed, 1.0) / np.maximum(expected, 1.0))
     logs = np.clip(logs, -1.6, 1.6)
-    field = np.empty((n, 3))
     scale = 2 * (_LIGHT_REACH * hex_width) ** 2
-    # A few hundred hexes at a time: the weights of every hex against every sample are
-    # tens of megabytes on a large map, which cost more to ask for than to compute. Every
-    # sample counts, however far: the reading follows the light to the last rounding (a
-    # light left out beyond four spreads moved a few hexes of the foreign photo map).
-    for s in range(0, n, _LIGHT_BLOCK):
-        block = centres[s:s + _LIGHT_BLOCK]
+
+    def smoothed(s: slice) -> F64:
+        block = centres[s]
         d2 = ((block[:, None, 0] - where[None, :, 0]) ** 2
               + (block[:, None, 1] - where[None, :, 1]) ** 2)
         w = np.exp(-d2 / scale)
-        field[s:s + _LIGHT_BLOCK] = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
-    out: F64 = np.exp(field)
+        part: F64 = (w @ logs) / np.maximum(w.sum(axis=1), 1e-9)[:, None]
+        return part
+
+    # A few hundred hexes at a time (on ``jobs`` threads): the weights of every hex against
+    # every sample are tens of megabytes on a large map, which cost more to ask for than
+    # to compute. Every sample counts, however far: the reading follows the light to the
+    # last rounding (a light left out beyond four spreads moved a few hexes of the foreign
+    # photo map).
+    out: F64 = np.exp(np.concatenate(map_blocks(smoothed, n, _LIGHT_BLOCK, jobs=jobs)))
     return out
 
 
