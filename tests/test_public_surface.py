@@ -41,7 +41,10 @@ PACKAGES = [name for name in MODULES if hasattr(sys.modules[name], "__path__")]
 
 def exposed(package: ModuleType) -> set[str]:
     """The names a package's namespace offers: not private, not its own submodules, not
-    the ``from __future__`` flags."""
+    the ``from __future__`` flags. A package that imports its names when first asked for
+    (PEP 562: ``pipeline.model``) is asked for each of them first."""
+    for name in getattr(package, "__all__", []):
+        getattr(package, name, None)
     prefix = f"{package.__name__}."
     return {name for name, value in vars(package).items()
             if (not name.startswith("_") or name in PUBLIC_DUNDERS)
@@ -56,9 +59,12 @@ def _value_docs(module: ModuleType) -> tuple[set[str], dict[str, str]]:
     lines = Path(inspect.getfile(module)).read_text(encoding="utf-8").splitlines()
     documented: set[str] = set()
     imported: dict[str, str] = {}
-    for i, node in enumerate(tree.body):
+    # Imports anywhere in the module: a package that loads its names lazily lists where
+    # they come from under ``if TYPE_CHECKING:``.
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             imported.update({a.asname or a.name: node.module for a in node.names})
+    for i, node in enumerate(tree.body):
         targets = ([t.id for t in node.targets if isinstance(t, ast.Name)]
                    if isinstance(node, ast.Assign) else
                    [node.target.id] if isinstance(node, ast.AnnAssign)
@@ -134,6 +140,29 @@ def test_the_derived_check_sees_an_accidental_export_and_an_undocumented_name(tm
     assert documentation(leaky, "LIMIT") == ""
     (package / "part.py").write_text('"""A part."""\nLIMIT = 3\n"""At most three."""\n')
     assert documentation(leaky, "LIMIT") == "(documented where leaky.part assigns it)"
+
+
+LAZY = [name for name in PACKAGES if hasattr(sys.modules[name], "_SOURCES")]
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_a_lazy_package_names_each_module_as_its_type_checkers_see_it(name):
+    # A package that imports each name from its module when first asked for (pipeline.lazy):
+    # its table and the imports it shows type checkers must agree, and cover __all__.
+    package = sys.modules[name]
+    tree = ast.parse(Path(inspect.getfile(package)).read_text(encoding="utf-8"))
+    shown = {a.asname or a.name: node.module for node in ast.walk(tree)
+             if isinstance(node, ast.ImportFrom) and node.module
+             and node.module.startswith(f"{name}.") for a in node.names}
+    table = {n: module for module, names in package._SOURCES.items() for n in names}
+    assert table == shown
+    assert sorted(table) == sorted(package.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        package.Nope  # noqa: B018
+
+
+def test_the_lazy_packages_are_the_ones_meant():
+    assert LAZY == ["pipeline.counters", "pipeline.model"]
 
 
 def test_every_error_is_a_bocage_error():

@@ -29,7 +29,6 @@ from pipeline.counters.measure import (
 )
 from pipeline.counters.names import is_counter_file
 from pipeline.counters.render import DPI_RANGE, RenderOptions, write_manifests
-from pipeline.counters.sheet import SheetOptions, sheet_info, write_sheet_pdf
 from pipeline.counters.style import (
     VALUE_LAYOUTS,
     CounterStyle,
@@ -196,6 +195,9 @@ def sheet(manifests: tuple[Path, ...], style: Path | None, size: str, dpi: float
       bocage counters sheet counters/demo/units.csv counters/demo/markers.csv \\
           --paper a4 --duplex long --bleed 3mm -o build/demo/counters.pdf
     """
+    # The sheets (and the game folders they read a title from) only for this command.
+    from pipeline.counters.sheet import SheetOptions, sheet_info, write_sheet_pdf
+
     bleed_in = parse_length(bleed, "--bleed")
     options = SheetOptions(
         paper=paper, duplex="short" if duplex == "short" else "long",

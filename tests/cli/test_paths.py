@@ -17,6 +17,7 @@ from pipeline.cli import cli
 
 # The module, not the group of the same name that pipeline.cli exports.
 counters_cli = importlib.import_module("pipeline.cli.counters")
+counters_sheet = importlib.import_module("pipeline.counters.sheet")
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_MAP = ROOT / "maps" / "demo" / "map.json"
@@ -143,7 +144,8 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, manifest, monkeypatch):
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(counters_cli, "write_sheet_pdf", interrupted)
+    # The command imports the sheets when it runs: they are interrupted where they live.
+    monkeypatch.setattr(counters_sheet, "write_sheet_pdf", interrupted)
     code, stdout, stderr = run("counters", "sheet", manifest, "-o", tmp_path / "s.pdf")
     assert (code, stdout, stderr) == (130, b"", "bocage: interrupted\n")
     assert list(tmp_path.iterdir()) == [manifest]

@@ -83,3 +83,12 @@ def test_a_rules_question_loads_no_drawing_and_no_vassal_reader() -> None:
     loaded = _loaded("rules", "supply", str(demo), "--position", str(demo / "position.json"))
     assert "pipeline.rules.supply" in loaded  # the probe ran the question
     assert not {"pipeline.render", "pipeline.vassal", "reportlab", "cv2", "lxml"} & loaded
+
+
+def test_counter_faces_load_no_map_sheet_or_image_library() -> None:
+    # Drawing faces reads manifests and a style: not the map's classes (numpy, shapely),
+    # the game folders, the PDF sheets or OpenCV (pipeline.lazy).
+    loaded = _loaded("counters", "render", "--help")
+    assert "pipeline.counters.render" in loaded
+    assert sorted({"numpy", "shapely", "cv2", "reportlab", "lxml", "pipeline.model.mapdata",
+                   "pipeline.model.folder", "pipeline.counters.sheet"} & loaded) == []
