@@ -931,20 +931,14 @@ class Kernel(System):
         what it remembers (:meth:`end`); a stack's anywhere."""
         if len(query.movers) != 1:
             return None
-        last: _Asking | None = engine.asking  # type: ignore[assignment]
-        if last is None or last[0] is not query.ids:
-            last = self._asking(engine, query)
-        return last[4]
+        return self._asking(engine, query)[4]
 
     def end_refusals(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict] | None:
         """A lone mover's refusals where stacking is the plain count
         (:func:`~pipeline.rules.stacking.lone_refusals`): :meth:`end` gives them."""
         if len(query.movers) != 1:
             return None
-        last: _Asking | None = engine.asking  # type: ignore[assignment]
-        if last is None or last[0] is not query.ids:
-            last = self._asking(engine, query)
-        return last[5]
+        return self._asking(engine, query)[5]
 
     @staticmethod
     def _left_and_stacked(engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
