@@ -72,8 +72,12 @@ def run(name: str, seed: int, score_module: Any, *, truth_grid: bool = False) ->
     return figures(f"{name} {seed}", score_module.score(truth, candidate(result)), truth, seconds)
 
 
-def read(name: str, seed: int, *, truth_grid: bool = False) -> tuple[Any, dict[str, Any], float]:
-    """Print, capture and digitize one sample sheet: the result, its truth, the seconds."""
+def read(name: str, seed: int, *, truth_grid: bool = False, **options: Any
+         ) -> tuple[Any, dict[str, Any], float]:
+    """Print, capture and digitize one sample sheet: the result, its truth, the seconds.
+
+    ``options`` go to :func:`~pipeline.digitize.digitize_scan` (``learner``, say).
+    """
     from pipeline.digitize import digitize_scan, legend_from_data
     from pipeline.digitize.gridfit import fit_centres
 
@@ -86,7 +90,8 @@ def read(name: str, seed: int, *, truth_grid: bool = False) -> tuple[Any, dict[s
     fit = fit_centres(grid, {i: tuple(xy) for i, xy in truth["centers_px"].items()},
                       method="truth") if truth_grid else None
     t0 = time.perf_counter()
-    result = digitize_scan(scan.image, legend, grid=grid, samples=samples, fit=fit)
+    result = digitize_scan(scan.image, legend, grid=grid, samples=samples, fit=fit,
+                           **options)
     return result, truth, time.perf_counter() - t0
 
 

@@ -19,6 +19,8 @@ of bocage's own render bench (``bench/styles.py``'s sample sheets):
     python bench/validate_bench.py                 # every map, worst first
     python bench/validate_bench.py icons --seeds 3
     python bench/validate_bench.py --truth-grid    # the reading on the truth's hex centres
+    python bench/validate_bench.py --learner-seeds 3   # each map read by learner seeds 0-2:
+                                                       # every figure's median and range
 """
 
 from __future__ import annotations
@@ -86,13 +88,26 @@ def typed_map(truth: Mapping[str, Any], grid: Mapping[str, Any], game: str) -> d
     return doc
 
 
+def _learner(seed: int) -> dict[str, Any]:
+    """The digitizer's options for learner seed ``seed`` (0: the default learner)."""
+    from pipeline.digitize.learn import Learner
+
+    return {"learner": Learner(seed=seed)} if seed else {}
+
+
+def _suffix(truth_grid: bool, learner_seed: int) -> str:
+    return (f"{'-truth-grid' if truth_grid else ''}"
+            f"{f'-learner{learner_seed}' if learner_seed else ''}")
+
+
 def reading(folder: Path, name: str, setup: Mapping[str, Any], *, truth_grid: bool,
-            cache: Path = CACHE) -> MapData:
+            cache: Path = CACHE, learner_seed: int = 0) -> MapData:
     """The digitized map of one foreign bench map, read once and kept in ``cache``."""
-    path = cache / f"{name}{'-truth-grid' if truth_grid else ''}.digitized.json"
+    path = cache / f"{name}{_suffix(truth_grid, learner_seed)}.digitized.json"
     if path.is_file():
         return map_from_data(json.loads(path.read_text(encoding="utf-8")), path)
-    result, _, _ = read_map(folder, name, setup, truth_grid=truth_grid, absence=True)
+    result, _, _ = read_map(folder, name, setup, truth_grid=truth_grid, absence=True,
+                            **_learner(learner_seed))
     cache.mkdir(parents=True, exist_ok=True)
     path.write_text(result.map.model_dump_json(exclude_none=True, indent=1), encoding="utf-8")
     return result.map
@@ -155,11 +170,11 @@ def table(rows: Sequence[Figures], seeds: int) -> str:
     return "\n".join(lines)
 
 
-def own_reading(name: str, seed: int, *, truth_grid: bool, cache: Path = CACHE
-                ) -> tuple[MapData, dict[str, Any], dict[str, Any]]:
+def own_reading(name: str, seed: int, *, truth_grid: bool, cache: Path = CACHE,
+                learner_seed: int = 0) -> tuple[MapData, dict[str, Any], dict[str, Any]]:
     """One of bocage's own sample sheets (``bench/styles.py``) read as a builder would:
     the reading, its truth and its grid as printed, kept in ``cache``."""
-    path = cache / f"own-{name}-{seed}{'-truth-grid' if truth_grid else ''}.json"
+    path = cache / f"own-{name}-{seed}{_suffix(truth_grid, learner_seed)}.json"
     if path.is_file():
         kept = json.loads(path.read_text(encoding="utf-8"))
         return map_from_data(kept["reading"], path), kept["truth"], kept["grid"]
@@ -167,7 +182,7 @@ def own_reading(name: str, seed: int, *, truth_grid: bool, cache: Path = CACHE
         from styles import read as read_sheet
     except ImportError:  # pragma: no cover
         from bench.styles import read as read_sheet
-    result, truth, _ = read_sheet(name, seed, truth_grid=truth_grid)
+    result, truth, _ = read_sheet(name, seed, truth_grid=truth_grid, **_learner(learner_seed))
     read = with_absence(result.map, result.legend, result.hexside_absence)
     grid = read.boards[0].grid.model_dump(mode="json", exclude={"layout"}, exclude_none=True)
     cache.mkdir(parents=True, exist_ok=True)
@@ -178,49 +193,102 @@ def own_reading(name: str, seed: int, *, truth_grid: bool, cache: Path = CACHE
     return read, slim, grid
 
 
+def spread_table(runs: Mapping[str, Sequence[Figures]], seeds: int) -> str:
+    """Markdown of each map's figures under several learner seeds: median and range,
+    worst first (most false alarms at the worst seed, then fewest named at the worst)."""
+    head = ("map", "learner seeds", "false alarms, correct map: median (range)",
+            f"mistakes named ({seeds} x 30): median (range)", "missed (kinds, every seed)")
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+
+    def spread(values: Sequence[int]) -> str:
+        ordered = sorted(values)
+        return f"{ordered[(len(ordered) - 1) // 2]} ({ordered[0]}-{ordered[-1]})"
+
+    def worst(name: str) -> tuple[int, float]:
+        done = [f for f in runs[name] if f.error is None]
+        if not done:
+            return (-(10 ** 6), 0.0)
+        return (-max(len(f.alarms) for f in done),
+                min(f.named / max(f.injected, 1) for f in done))
+
+    for name in sorted(runs, key=worst):
+        done = [f for f in runs[name] if f.error is None]
+        failed = [f.error for f in runs[name] if f.error is not None]
+        if not done:
+            lines.append(f"| {name} | {len(failed)} | failed: {failed[0]} |"
+                         + " |" * (len(head) - 3))
+            continue
+        missed: Counter[str] = Counter()
+        for f in done:
+            missed.update(f.missed)
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(missed.items())) or "none"
+        injected = done[0].injected
+        lines.append(f"| {name} | {len(done)}{f' ({len(failed)} failed)' if failed else ''}"
+                     f" | {spread([len(f.alarms) for f in done])}"
+                     f" | {spread([f.named for f in done])} of {injected} | {kinds} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("maps", nargs="*", help=f"maps to run (default: {' '.join(MAPS)})")
     parser.add_argument("--truth-grid", action="store_true",
                         help="read with the grid on the truth's hex centres")
     parser.add_argument("--seeds", type=int, default=3, help="injector seeds 0..N-1 (default 3)")
+    parser.add_argument("--learner-seeds", type=int, default=1, metavar="N",
+                        help="read each map with learner seeds 0..N-1 (each reading kept) and"
+                        " give every figure's median and range (default 1: seed 0 alone)")
     parser.add_argument("--read-only", action="store_true",
                         help="only digitize (and keep) the readings")
     parser.add_argument("--verbose", action="store_true", help="list each false alarm")
     parser.add_argument("--own", action="store_true",
                         help="bocage's own sample sheets (bench/styles.py, seed 0 of each)")
     args = parser.parse_args(argv)
+    if args.learner_seeds < 1:
+        parser.error("--learner-seeds takes a count of 1 or more")
     folder = foreign_folder()
     if folder is None:
         print("bench/validate_bench.py: the foreign bench folder is not here"
               " (../shared/bench/foreign or $BOCAGE_FOREIGN)", file=sys.stderr)
         return 2
     setup = load_setup()
-    rows = []
-    if args.own:
-        from pipeline.render.styles import SAMPLES
-        for name in args.maps or SAMPLES:
+    runs: dict[str, list[Figures]] = {}
+    for learner_seed in range(args.learner_seeds):
+        tag = f" (learner seed {learner_seed})" if args.learner_seeds > 1 else ""
+        if args.own:
+            from pipeline.render.styles import SAMPLES
+            for name in args.maps or SAMPLES:
+                try:
+                    read, truth, grid = own_reading(name, 0, truth_grid=args.truth_grid,
+                                                    learner_seed=learner_seed)
+                    if not args.read_only:
+                        runs.setdefault(f"own {name}", []).append(
+                            measure(f"own {name}", truth, grid, read, range(args.seeds)))
+                except Exception as exc:  # a bench reports a failure and goes on
+                    runs.setdefault(f"own {name}", []).append(
+                        Figures(f"own {name}", error=f"{type(exc).__name__}: {exc}"))
+                print(f"own {name}{tag}: done", file=sys.stderr)
+        for name in [] if args.own else (args.maps or MAPS):
             try:
-                read, truth, grid = own_reading(name, 0, truth_grid=args.truth_grid)
-                rows.append(measure(f"own {name}", truth, grid, read, range(args.seeds)))
-            except Exception as exc:  # a bench reports a failure and goes on
-                rows.append(Figures(f"own {name}", error=f"{type(exc).__name__}: {exc}"))
-            print(f"own {name}: done", file=sys.stderr)
-    for name in [] if args.own else (args.maps or MAPS):
-        try:
-            read = reading(folder, name, setup[name], truth_grid=args.truth_grid)
-            if args.read_only:
-                continue
-            rows.append(measure(name, truth_of(folder, name), setup[name]["grid"], read,
+                read = reading(folder, name, setup[name], truth_grid=args.truth_grid,
+                               learner_seed=learner_seed)
+                if not args.read_only:
+                    runs.setdefault(name, []).append(
+                        measure(name, truth_of(folder, name), setup[name]["grid"], read,
                                 range(args.seeds)))
-        except Exception as exc:  # a bench reports a failure and goes on with the next map
-            rows.append(Figures(name, error=f"{type(exc).__name__}: {exc}"))
-        print(f"{name}: done", file=sys.stderr)
-    if rows:
-        print(table(rows, args.seeds))
+            except Exception as exc:  # a bench reports a failure and goes on with the next
+                runs.setdefault(name, []).append(
+                    Figures(name, error=f"{type(exc).__name__}: {exc}"))
+            print(f"{name}{tag}: done", file=sys.stderr)
+    if runs and args.learner_seeds == 1:
+        print(table([r[0] for r in runs.values()], args.seeds))
+    elif runs:
+        print(spread_table(runs, args.seeds))
     if args.verbose:
-        for f in rows:
-            print(f"{f.name}: {'; '.join(f.alarms) or 'no false alarm'}")
+        for name, figures in runs.items():
+            for seed, f in enumerate(figures):
+                tag = f" (learner seed {seed})" if args.learner_seeds > 1 else ""
+                print(f"{name}{tag}: {'; '.join(f.alarms) or 'no false alarm'}")
     return 0
 
 
