@@ -34,6 +34,7 @@ search.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
@@ -83,7 +84,7 @@ def cheapest_costs(engine: Engine, query: MoveQuery, first: Move
             continue
         try:
             return _Search(engine, query, first, scale, _rows(memo, kind, scale),
-                           steps).costs()
+                           steps, _scaled(memo, kind, scale, steps)).costs()
         except _Fractional:
             memo[("cheapest_fractional", *kind, scale)] = True
     return None
@@ -100,6 +101,19 @@ def _rows(memo: dict[tuple[object, ...], object], kind: tuple[object, ...], scal
     return cast("dict[int, _Row]", known)
 
 
+def _scaled(memo: dict[tuple[object, ...], object], kind: tuple[object, ...], scale: int,
+            steps: PlainSteps) -> Callable[[Engine, int], _Row | None] | None:
+    """The system's plain states' steps at one scale
+    (:attr:`~pipeline.rules.systems.base.PlainSteps.scaled`), made once for that kind of
+    mover; ``None`` where it gives none."""
+    if steps.scaled is None:
+        return None
+    key = ("cheapest_scaled", *kind, scale)
+    if key not in memo:
+        memo[key] = steps.scaled(scale)
+    return cast("Callable[[Engine, int], _Row | None] | None", memo[key])
+
+
 def _units(mp: float, scale: int) -> int:
     units = mp * scale
     whole = int(units)
@@ -113,7 +127,8 @@ class _Search:
     states (by hex number) apart from the few that remember something or stop."""
 
     def __init__(self, engine: Engine, query: MoveQuery, first: Move, scale: int,
-                 rows: dict[int, _Row], steps: PlainSteps) -> None:
+                 rows: dict[int, _Row], steps: PlainSteps,
+                 scaled: Callable[[Engine, int], _Row | None] | None = None) -> None:
         system = engine.system
         numbers = numbering(engine)
         self.engine, self.query, self.first, self.scale = engine, query, first, scale
@@ -121,6 +136,10 @@ class _Search:
         self.stepper = system.stepper(engine, query)
         self.enter, self.carried = system.enter, system.carried
         self.barred, self.row = steps.barred, steps.row
+        # A plain state's steps: the system's in units where it gives them (None: a
+        # fraction), else converted here.
+        self.make: Callable[[int], _Row | None] = (
+            self._row if scaled is None else functools.partial(scaled, engine))
         self.limit = math.floor(first.ma * scale)
         self.best: dict[int, int] = {}  # plain states
         self.held: dict[_Held, int] = {}  # the others
@@ -141,6 +160,7 @@ class _Search:
         # Dijkstra with the buckets for a heap: a bucket is read in order, and a step of
         # no MP lands in the bucket being read (the loop reads what is appended).
         best, held, rows, hexes, ma = self.best, self.held, self.rows, self.hexes, self.first.ma
+        make = self.make
         get, buckets, limit, scale = best.get, self.buckets, self.limit, self.scale
         appends = [bucket.append for bucket in buckets]
         for spent, bucket in enumerate(buckets):
@@ -155,7 +175,10 @@ class _Search:
                     continue  # reached later for fewer units
                 row = rows.get(key)
                 if row is None:
-                    row = rows[key] = self._row(key)
+                    row = make(key)
+                    if row is None:
+                        raise _Fractional
+                    rows[key] = row
                 for units, y in row[0]:
                     total = spent + units
                     if total <= limit and total < get(y, _FAR):
@@ -172,7 +195,7 @@ class _Search:
         scale, barred = self.scale, self.barred
         plain, special = self.row(x)
         steps = []
-        for cost, y in plain:  # _units, inlined: a new position makes some 900 rows
+        for cost, y in plain:  # _units, inlined
             units = cost * scale
             whole = int(units)
             if whole != units:

@@ -56,7 +56,13 @@ from pipeline.rules.stacking import (
     stacking_verdict,
 )
 from pipeline.rules.supply import supply_answers
-from pipeline.rules.systems.base import NumberedSteps, PlainSteps, Steps, System
+from pipeline.rules.systems.base import (
+    NumberedSteps,
+    PlainSteps,
+    ScaledSteps,
+    Steps,
+    System,
+)
 from pipeline.rules.terrain import (
     StepCosts,
     prohibiting,
@@ -791,7 +797,20 @@ class Kernel(System):
                             frozenset(ids[h] for h in mover.barred),
                             frozenset(ids[h] for h in remembered))
         return PlainSteps(memo, (self.name, *mover.kind), kind.numbers[1],
-                          self._numbered_row(engine, query, mover, kind))
+                          self._numbered_row(engine, query, mover, kind),
+                          None if own_costs else self._scaled_rows(engine, mover, kind))
+
+    @staticmethod
+    def _scaled_rows(engine: Engine, mover: Mover, kind: _Table
+                     ) -> Callable[[int], Callable[[Engine, int], ScaledSteps | None] | None]:
+        """:meth:`_numbered_row` in whole units of MP, the terrain's rows made for the map at
+        once (:meth:`~pipeline.rules.terrain.StepCosts.scaled_rows`); a remembered hex's
+        steps all go through enter."""
+        assert kind.numbers is not None
+        skip, barred, remembered = kind.numbers
+        costs, unit_class = StepCosts.of(engine), mover.unit_class
+        return functools.partial(costs.scaled_rows, engine, unit_class, skip=skip,
+                                 barred=barred, through=remembered)
 
     def _numbered_row(self, engine: Engine, query: MoveQuery, mover: Mover, kind: _Table
                       ) -> Callable[[int], NumberedSteps]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress, repeat
 from typing import Any, Literal
 
 from pipeline.errors import DataError
@@ -110,6 +111,40 @@ class GameMap:
             if a is not None and b is not None:
                 out[a * n + b] = out[b * n + a] = feats
         return out
+
+    @cached_property
+    def featured_around(self) -> dict[int, tuple[frozenset[str] | None, ...]]:
+        """Around each hex with a hexside listed in :attr:`hexsides` (by number), the
+        features of the hexside to each neighbour in the order of
+        :attr:`~pipeline.rules.numbering.Numbering.around` (``None``: not listed)."""
+        numbers = self.numbers
+        around, n = numbers.around, len(numbers.hexes)
+        rows: dict[int, list[frozenset[str] | None]] = {}
+        for key, feats in self.numbered_features.items():
+            a, b = divmod(key, n)
+            row = rows.get(a)
+            if row is None:
+                row = rows[a] = [None] * len(around[a])
+            if b in around[a]:
+                row[around[a].index(b)] = feats
+        return {a: tuple(row) for a, row in rows.items()}
+
+    @cached_property
+    def terrain_mixes(self) -> tuple[tuple[tuple[str, ...], ...], list[int], tuple[int, ...]]:
+        """The mixes of terrain tags on the map (:meth:`tags`), the mix of each hex by its
+        number, and the number of the first hex of each mix: what depends on a hex's
+        terrain alone is worked out once a mix (:meth:`mix_hexes`)."""
+        hexes = self.numbers.hexes
+        tags = list(map(self.terrain.get, hexes, repeat((self.default_terrain,), len(hexes))))
+        mixes = tuple(dict.fromkeys(tags))
+        index = {mix: i for i, mix in enumerate(mixes)}
+        mix_of = list(map(index.__getitem__, tags))
+        return mixes, mix_of, tuple(map(mix_of.index, range(len(mixes))))
+
+    def mix_hexes(self, mix: int) -> tuple[int, ...]:
+        """The numbers of the hexes of one mix of :attr:`terrain_mixes`."""
+        mix_of = self.terrain_mixes[1]
+        return tuple(compress(range(len(mix_of)), map(mix.__eq__, mix_of)))
 
     @cached_property
     def _offsets(self) -> dict[Hex, tuple[int, int]]:

@@ -13,7 +13,7 @@ data leaves ``null`` is refused by name, never guessed.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,9 @@ __all__ = ["Step", "StepCosts", "prohibited_hexes", "prohibiting", "road_hexes",
 
 _ABSENT = object()
 _NONE: frozenset[str] = frozenset()
+# A plain state's steps in whole units of MP: (units, hex number) of each plain step, and
+# the numbers of the hexes a step into goes through ``enter`` (pipeline.rules.cheapest).
+ScaledRow = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,98 @@ class StepCosts:
             else:
                 priced.append((known, to))  # type: ignore[arg-type]
         return tuple(priced), tuple(others)
+
+    def scaled_rows(self, engine: Engine, unit_class: str, scale: int, *,
+                    skip: frozenset[int], barred: frozenset[int], through: frozenset[int]
+                    ) -> Callable[[Engine, int], ScaledRow | None] | None:
+        """:meth:`numbered` in whole units of ``1 / scale`` MP, ready for every hex: a
+        function of an engine on the situation and a hex's number (it keeps no engine: the
+        situation keeps it for them all) giving ``(units, number)`` of each step the terrain
+        allows and the numbers of the others less ``barred`` (``None`` where a step's MP
+        are not a whole number of units); every step out of a hex in ``through`` is one of
+        the others. ``None`` where a road runs from road hex to road hex (a step's cost
+        depends on the hex left too: :meth:`numbered` then).
+
+        A step across a bare hexside costs what the hex entered costs, the same for every
+        hex of one mix of terrains (:attr:`~pipeline.rules.situation.GameMap.terrain_mixes`):
+        priced once a mix; only the hexsides listed in the map are priced step by step."""
+        if self.along_hexes:
+            return None
+        gmap = self.map
+        hexes, around = gmap.numbers.hexes, gmap.numbers.around
+        mixes, mix_of, first = gmap.terrain_mixes
+        terrain, default = gmap.terrain, (gmap.default_terrain,)
+        mixed = self._mixed
+        per_mix: list[int | None] = []
+        refused: list[int] = []
+        fractional: list[int] = []
+        for i in range(len(mixes)):
+            h = hexes[first[i]]  # across a bare hexside the hex left does not count
+            cost = mixed(engine, unit_class, h, h, _NONE, default, terrain)
+            whole = None
+            if cost.__class__ is Verdict:
+                refused.append(i)
+            elif (whole := int(cost * scale)) != cost * scale:  # type: ignore[operator]
+                whole = None
+                fractional.append(i)
+            per_mix.append(whole)
+        # The units of a plain step into each hex across a bare hexside (None: enter decides,
+        # or a fraction), and whether a step into it goes through enter.
+        entry = list(map(per_mix.__getitem__, mix_of))
+        special = [False] * len(entry)
+        for y in skip:
+            entry[y] = None
+            if y not in barred:
+                special[y] = True
+        for i in refused:
+            for y in gmap.mix_hexes(i):
+                if y not in skip:
+                    special[y] = True
+        fraction = frozenset(y for i in fractional for y in gmap.mix_hexes(i) if y not in skip)
+        featured, entry_of = gmap.featured_around, entry.__getitem__
+
+        def row(engine: Engine, x: int) -> ScaledRow | None:
+            ys = around[x]
+            if x in through:
+                return (), tuple([y for y in ys if y not in barred])
+            sides = featured.get(x)
+            if sides is None:  # every hexside bare: each step priced by the hex entered
+                entries = tuple(map(entry_of, ys))
+                if None not in entries:
+                    return tuple(zip(entries, ys, strict=True)), ()  # type: ignore[arg-type]
+                if fraction and not fraction.isdisjoint(ys):
+                    return None
+                return (tuple([(u, y) for u, y in zip(entries, ys, strict=True)
+                               if u is not None]),
+                        tuple([y for y in ys if special[y]]))
+            made: list[tuple[int, int]] = []
+            others: list[int] = []
+            for y, crossed in zip(ys, sides, strict=True):
+                if crossed is None:
+                    step = entry[y]
+                    if step is not None:
+                        made.append((step, y))
+                    elif special[y]:
+                        others.append(y)
+                    elif y in fraction:
+                        return None
+                    continue
+                if y in skip:
+                    if y not in barred:
+                        others.append(y)
+                    continue
+                cost = mixed(engine, unit_class, hexes[x], hexes[y], crossed, default, terrain)
+                if cost.__class__ is Verdict:
+                    others.append(y)
+                    continue
+                units = cost * scale  # type: ignore[operator]
+                whole = int(units)
+                if whole != units:
+                    return None
+                made.append((whole, y))
+            return tuple(made), tuple(others)
+
+        return row
 
     def _mixed(self, engine: Engine, unit_class: str, frm: Hex, to: Hex,
                crossed: frozenset[str], default: tuple[str, ...],

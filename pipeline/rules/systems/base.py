@@ -24,12 +24,15 @@ from pipeline.rules.verdict import SupplyAnswer, Verdict
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["REPOSITORY", "NumberedSteps", "PlainSteps", "Steps", "SupplyAnswer", "System"]
+__all__ = ["REPOSITORY", "NumberedSteps", "PlainSteps", "ScaledSteps", "Steps", "SupplyAnswer",
+           "System"]
 
 # Plain steps as (hex, MP) and the neighbours that need ``System.enter``.
 Steps = tuple[tuple[tuple[Hex, float], ...], tuple[Hex, ...]]
 # The same by the hexes' numbers (pipeline.rules.numbering): (MP, hex) and the others.
 NumberedSteps = tuple[tuple[tuple[float, int], ...], tuple[int, ...]]
+# The same in whole units of MP: (units, hex) and the others.
+ScaledSteps = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,12 @@ class PlainSteps:
     #: :meth:`System.steps` of a state that remembers nothing, after the first step, out of
     #: a hex (by number).
     row: Callable[[int], NumberedSteps]
+    #: The same for a count of MP in whole units of ``1 / scale``, given the scale, as a
+    #: function of the engine and the hex's number (kept in :attr:`memo` for every engine):
+    #: each plain step as ``(units, number)``, the others less :attr:`barred`; a row is
+    #: ``None`` where a step's MP are not a whole number of units. ``None`` (or ``None``
+    #: at a scale) where only :attr:`row` is given.
+    scaled: Callable[[int], Callable[[Engine, int], ScaledSteps | None] | None] | None = None
 
 #: The repository the seed systems' reference profiles (maps/<game>/rules.json) are in.
 REPOSITORY = Path(__file__).resolve().parents[3]
