@@ -44,6 +44,7 @@ __all__ = [
     "open_image",
     "probe_image",
     "read_rgb",
+    "reduced_size",
 ]
 
 DEFAULT_MAX_PIXELS = 250_000_000
@@ -261,21 +262,55 @@ def _truncated(path: str | Path, kind: str) -> bool:
     return not tail.rstrip(b"\x00").endswith(_JPEG_END)
 
 
-def _decode(name: str) -> NDArray[np.uint8] | None:
-    """OpenCV's decoding as RGB, or ``None`` if it will not read the file."""
+def _decode(name: str, reduce: int = 1) -> NDArray[np.uint8] | None:
+    """OpenCV's decoding as RGB, or ``None`` if it will not read the file.
+
+    ``reduce`` 2, 4 or 8 asks for the image at that fraction of its size: a JPEG's
+    decoder then skips the finer frequencies (several times faster than decoding it
+    whole); anything else is decoded whole and then reduced.
+    """
+    smaller = _REDUCED.get(reduce, 0)
     try:
         rgb = getattr(cv2, "IMREAD_COLOR_RGB", None)  # OpenCV 4.10 and later
         if rgb is not None:
             # The decoder writes RGB itself: no second pass over the full-size scan.
-            pixels = cv2.imread(name, rgb)
+            pixels = cv2.imread(name, rgb | smaller)
             return None if pixels is None else np.asarray(pixels, np.uint8)
-        pixels = cv2.imread(name, cv2.IMREAD_COLOR)
+        pixels = cv2.imread(name, cv2.IMREAD_COLOR | smaller)
     except cv2.error:
         return None
     if pixels is None:
         return None
     # In place: a full-size scan is never held twice.
     return np.asarray(cv2.cvtColor(pixels, cv2.COLOR_BGR2RGB, dst=pixels), np.uint8)
+
+
+# OpenCV's flags for a JPEG decoded at 1/2, 1/4, 1/8 of its size, less the colour bit
+# (given apart: IMREAD_COLOR_RGB or IMREAD_COLOR).
+_REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2 & ~cv2.IMREAD_COLOR,
+            4: cv2.IMREAD_REDUCED_COLOR_4 & ~cv2.IMREAD_COLOR,
+            8: cv2.IMREAD_REDUCED_COLOR_8 & ~cv2.IMREAD_COLOR}
+
+
+def reduced_size(width: int, height: int, reduce: int) -> tuple[int, int]:
+    """The size of an image read at ``1/reduce`` of ``width x height`` (rounded up, as
+    a JPEG decoder reduces).
+
+    >>> reduced_size(6913, 10377, 2)
+    (3457, 5189)
+    """
+    return -(-width // reduce), -(-height // reduce)
+
+
+def _reduced(pixels: NDArray[np.uint8], reduce: int) -> NDArray[np.uint8]:
+    """``pixels`` at ``1/reduce`` of their size, each the mean of the pixels it covers."""
+    if reduce == 1:
+        return pixels
+    h, w = pixels.shape[:2]
+    size = reduced_size(w, h, reduce)
+    if size == (w, h):
+        return pixels
+    return np.asarray(cv2.resize(pixels, size, interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def _to_rgb(img: Image.Image) -> Image.Image:
@@ -286,7 +321,7 @@ def _to_rgb(img: Image.Image) -> Image.Image:
     return img.convert("RGB")
 
 
-def read_rgb(path: str | Path) -> NDArray[np.uint8]:
+def read_rgb(path: str | Path, *, reduce: int = 1) -> NDArray[np.uint8]:
     """Decode an image file as RGB ``uint8`` pixels, shape ``(height, width, 3)``.
 
     PNG and JPEG (the usual scans, and the big ones) are checked for their end
@@ -294,19 +329,30 @@ def read_rgb(path: str | Path) -> NDArray[np.uint8]:
     read, goes through Pillow, whose errors say what is wrong. Raises
     :class:`ImageError` for a missing, unreadable, truncated, unsupported or
     too large file.
+
+    ``reduce`` (1, 2, 4 or 8) reads the image at that fraction of its size
+    (:func:`reduced_size`), each pixel the mean of those it covers: a JPEG is
+    decoded straight to it.
     """
+    if reduce not in (1, *_REDUCED):
+        raise ValueError(f"reduce must be 1, 2, 4 or 8, not {reduce!r}")
     name = str(path)
     probe_image(path, name)
     kind = _sniff(path)
     pixels = None
+    decoded_at = 1  # the reduction the decoder made itself
     if kind is not None:
         if _truncated(path, kind):
             raise ImageError(name, "image file is truncated (cut off before its end);"
                              " copy or export it again")
-        pixels = _decode(name)
+        decoded_at = reduce if kind == "jpeg" else 1
+        pixels = _decode(name, decoded_at)
     if pixels is None:
         image = open_image(path, name)
         rgb = image if image.mode == "RGB" else _to_rgb(image)
         pixels = np.asarray(rgb, dtype=np.uint8).copy()
+        decoded_at = 1
+    if decoded_at != reduce:
+        pixels = _reduced(pixels, reduce)
     _log.info("read %s: %d x %d px", name, pixels.shape[1], pixels.shape[0])
     return pixels

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-import numpy as np
-from numpy.typing import NDArray
 
 from pipeline.cli.options import (
     HELP,
@@ -187,10 +185,9 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
                         "shares out several scans; one scan is read on every core already")
     scan = scans[0]
     gis = _gis_files(scan, geojson_path, gis_path)
-    pixels, result = _run(scan, legend_path, setup, symbols, suggest, game, title,
-                          show_progress=not (quiet or as_json), warn=not quiet,
-                          absence=absence)
-    files = _outputs(result, pixels, out, overlay_path, gis, scan)
+    result = _run(scan, legend_path, setup, symbols, suggest, game, title,
+                  show_progress=not (quiet or as_json), warn=not quiet, absence=absence)
+    files = _outputs(result, out, overlay_path, gis, scan)
     if legend_out is not None:
         files[legend_out] = json.dumps(legend_document(result.legend, note=(
             f"Starter legend written by bocage digitize from {scan.name}: terrain colours"
@@ -208,15 +205,13 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
 
 def _run(scan: Path, legend_path: Path, setup: ReadingSetup, symbols: tuple[str, ...],
          suggest: int, game: str, title: str | None, *, show_progress: bool, warn: bool,
-         absence: bool = False) -> tuple[NDArray[np.uint8], Digitization]:
+         absence: bool = False) -> Digitization:
     symbol_map = _symbol_map(symbols)
     with stages_bar(show_progress) as progress:
-        pixels = load_scan(scan)
-        result = digitize_scan(pixels, legend_path, **setup.digitize_args(), game=game,
-                               title=title, source=str(scan), progress=progress,
-                               suggest=suggest, warn=_warning if warn else None,
-                               symbols=symbol_map, absence=absence)
-    return pixels, result
+        return digitize_scan(scan, legend_path, **setup.digitize_args(), game=game,
+                             title=title, source=str(scan), progress=progress,
+                             suggest=suggest, warn=_warning if warn else None,
+                             symbols=symbol_map, absence=absence)
 
 
 def _symbol_map(symbols: tuple[str, ...]) -> dict[str, list[str]]:
@@ -334,11 +329,12 @@ def _a_file(option: str, path: Path, what: str) -> None:
                         " a pipe")
 
 
-def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
-             overlay_path: Path | None, gis: _GisFiles, scan: Path
-             ) -> dict[Path, str | bytes]:
+def _outputs(result: Digitization, out: Path, overlay_path: Path | None, gis: _GisFiles,
+             scan: Path) -> dict[Path, str | bytes]:
     """Every output's content, made before anything is written."""
     files: dict[Path, str | bytes] = {out: dumps(result.map)}
+    working = result.working
+    assert working is not None  # digitize_scan always says what it read
     if gis.geojson is not None or gis.gpkg is not None:
         layers = geojson(result, str(scan))
         if gis.geojson is not None:
@@ -347,10 +343,14 @@ def _outputs(result: Digitization, pixels: NDArray[np.uint8], out: Path,
         if gis.gpkg is not None and gis.raster is not None:
             copy, raster, world = gis.raster
             files[gis.gpkg] = geopackage(layers)
-            files[raster] = copy.data(scan, pixels)
+            # The copy is in the scan's own pixels, as the layers are.
+            whole = working.pixels if working.rescale.reduce == 1 or copy.verbatim else (
+                load_scan(scan))
+            files[raster] = copy.data(scan, whole)
             files[world] = world_file()
     if overlay_path is not None:
-        picture = overlay(pixels, result.fit, result.terrain, result.hexsides,
+        # Drawn over the pixels read: a big scan's overlay at the size it was read at.
+        picture = overlay(working.pixels, working.fit, result.terrain, result.hexsides,
                           result.legend)
         files[overlay_path] = encode_png(picture, str(overlay_path))
     return files

@@ -29,7 +29,6 @@ from typing import Any
 
 from pipeline.digitize.learn import Learner
 from pipeline.digitize.run import digitize_scan
-from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.summary import reading_summary
 from pipeline.errors import BocageError, DataError
 from pipeline.files import write_text_atomic
@@ -199,13 +198,11 @@ def read_one(item: BatchScan, setup: BatchSetup) -> ScanOutcome:
     """Read one scan and write its map.json whole; its summary, or its error line."""
     warnings: list[str] = []
     try:
-        pixels = load_scan(item.scan)
-        result = digitize_scan(pixels, setup.legend, **setup.reading, game=setup.game,
+        result = digitize_scan(item.scan, setup.legend, **setup.reading, game=setup.game,
                                title=setup.title, source=str(item.scan),
                                suggest=setup.suggest, warn=warnings.append,
                                symbols={k: list(v) for k, v in setup.symbols.items()},
                                learner=setup.learner)
-        del pixels
         write_text_atomic(item.output, dumps(result.map))
     except BocageError as exc:
         line = str(exc)

@@ -63,6 +63,7 @@ __all__ = [
     "HexTerrain",
     "Teaching",
     "TerrainReader",
+    "check_box",
     "classify_hexes",
     "learned_legend",
 ]
@@ -201,7 +202,8 @@ class TerrainReader:
         self.patches = paint_out_lines(self.plain, self.frame, _stroke_colours(legend),
                                        _inks(legend), jobs=self.jobs, lab=lab)
         # Only the hexes a line was painted out of look different in Lab now.
-        painted = np.nonzero((self.patches != self.plain).any(axis=(1, 2, 3)))[0]
+        self.painted = (self.patches != self.plain).any(axis=(1, 2, 3))
+        painted = np.nonzero(self.painted)[0]
         lab[painted] = lab_patches(self.patches[painted])
         self.mask = frame_mask = self.frame.inside & ~furniture(lab, self.frame)
         self.colours = _typical_colours(self.patches, frame_mask)
@@ -332,7 +334,11 @@ class TerrainReader:
 
         def block(s: slice) -> tuple[Descriptors, tuple[F64, F64]]:
             lab = lab_patches(_divide(self.patches[s], gains[s]))
-            plain = lab_patches(_divide(self.plain[s], gains[s]))
+            # The hexes as printed differ from those painted only where a line was
+            # painted out: only those are lit and converted again.
+            plain = lab.copy()
+            again = np.nonzero(self.painted[s])[0]
+            plain[again] = lab_patches(_divide(self.plain[s][again], gains[s][again]))
             return (describe(lab, self.frame, self.mask),
                     cell_descriptors(plain, self.frame, self.mask))
 
@@ -431,14 +437,28 @@ def _label(names: tuple[str, ...], terrain: str, where: str, legend: str | None)
     return names.index(terrain)
 
 
+def check_box(box: Box, size: tuple[int, int], source: str | None) -> None:
+    """Refuse a key box ``(x, y, w, h)`` not inside an image of ``size`` (width, height).
+
+    >>> check_box((10, 10, 50, 40), (100, 100), "scan.png")
+    >>> check_box((80, 10, 50, 40), (100, 100), "scan.png")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.DataError: scan.png: --key: the box 80,10,50,40 is not inside the image ...
+    """
+    x, y, w, h = box
+    width, height = size
+    if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > width or y + h > height:
+        raise DataError(source, "--key", f"the box {x:g},{y:g},{w:g},{h:g} is not inside"
+                        f" the image ({width} x {height} px)")
+
+
 def _swatch(reader: TerrainReader, box: Box) -> U8:
     """A key swatch resampled into the hex frame, at the map's own hex scale."""
     fit, frame = reader.fit, reader.frame
-    x, y, w, h = box
     height, width = reader.image.shape[:2]
-    if w <= 0 or h <= 0 or x < 0 or y < 0 or x + w > width or y + h > height:
-        raise DataError(reader.source, "--key", f"the box {x:g},{y:g},{w:g},{h:g} is not inside"
-                        f" the image ({width} x {height} px)")
+    check_box(box, (width, height), reader.source)
+    x, y, w, h = box
     centre = np.array([x + w / 2, y + h / 2])
     uv = np.linalg.lstsq(fit.jacobian((0.0, 0.0)), centre - fit.to_pixel(np.zeros((1, 2)))[0],
                          rcond=None)[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,7 @@ from pipeline.digitize.classify import (
     Box,
     HexTerrain,
     Teaching,
+    check_box,
     classify_hexes,
     learned_legend,
 )
@@ -35,10 +36,12 @@ from pipeline.digitize.outputs import build_map, with_absence
 from pipeline.digitize.printedkey import KeySwatch, find_key
 from pipeline.digitize.scanfile import load_scan
 from pipeline.digitize.symbols import cover_symbols, read_symbols
+from pipeline.digitize.workscale import Rescale, big_enough, first_reduction, read_size
+from pipeline.errors import GridError
 from pipeline.hexgrid import Hex, HexGrid, Hexside
 from pipeline.model import MapData
 
-__all__ = ["STAGES", "Digitization", "Progress", "digitize", "digitize_scan"]
+__all__ = ["STAGES", "Digitization", "Progress", "WorkingImage", "digitize", "digitize_scan"]
 
 Progress = Callable[[str], None]
 """Called with the name of each stage as it starts (see :data:`STAGES`)."""
@@ -47,6 +50,19 @@ STAGES = ("read", "grid", "key", "terrain", "hexsides", "map")
 """The stages of a reading, in order, as :func:`digitize_scan` reports them."""
 
 _log = logging.getLogger(__name__)  # each stage's time, for --verbose
+
+
+@dataclass(frozen=True)
+class WorkingImage:
+    """The pixels a reading worked on, and the grid on them (to draw over them).
+
+    A big JPEG is read at half its size (:mod:`pipeline.digitize.workscale`);
+    ``rescale`` takes positions on ``pixels`` to the scan's own.
+    """
+
+    pixels: NDArray[np.uint8]
+    fit: GridFit
+    rescale: Rescale
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,11 @@ class Digitization:
     hexside_absence
         Hexside -> line -> how sure the reading is that the line is not there, for
         every hexside examined and every line not read on it (0 to 1).
+    working
+        The pixels read and the grid on them, for an overlay drawn over them.
+
+    Positions (the grid, the light, the key's boxes) are in the scan's own pixels,
+    whatever size it was read at.
     """
 
     map: MapData
@@ -91,6 +112,7 @@ class Digitization:
     hex_features: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
     key: tuple[KeySwatch, ...] = ()
     hexside_absence: dict[Hexside, dict[str, float]] = field(default_factory=dict)
+    working: WorkingImage | None = None
 
 
 def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | Path, *,
@@ -109,7 +131,8 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     Parameters
     ----------
     image
-        The scan (RGB pixels, or a file to read).
+        The scan (RGB pixels, or a file to read: a big JPEG with big hexes is read at
+        half its size, :mod:`pipeline.digitize.workscale`).
     legend
         Terrain and feature colours (a :class:`Legend` or a legend file).
     grid
@@ -154,20 +177,38 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     """
     tell = _timed(progress or (lambda stage: None))
     tell("read")
+    rescale = Rescale()
     if isinstance(image, (str, Path)):
         source = source or str(image)
-        pixels = load_scan(image)
+        rescale = Rescale(first_reduction(image) if fit is None else 1)
+        pixels = load_scan(image, reduce=rescale.reduce)
     else:
         pixels = image
     legend_ = legend if isinstance(legend, Legend) else load_legend(legend)
     tell("grid")
     if fit is None:
-        fit = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
+        located = _located(pixels, rescale, grid, anchors, source, size)
+        if located is None:
+            # Hexes too small at half size, or no grid found there: the whole scan (and
+            # any refusal in the scan's own pixels).
+            assert isinstance(image, (str, Path))
+            del pixels
+            rescale = Rescale()
+            pixels = load_scan(image)
+            located = calibrate(pixels, spec=grid, anchors=anchors, source=source, size=size)
+        fit = located
+    if key and rescale.reduce > 1:
+        assert isinstance(image, (str, Path))
+        scan_size = read_size(image, pixels, rescale.reduce)
+        for boxes in key.values():
+            for box in boxes:
+                check_box(box, scan_size, source)  # the message in the scan's own pixels
+    key = {t: [rescale.box_in(b) for b in boxes] for t, boxes in (key or {}).items()}
     tell("key")
     found: tuple[KeySwatch, ...] = ()
     if key_auto:
         found = tuple(find_key(pixels, fit, list(legend_.terrain), source=source, warn=warn))
-        key = {**{k.terrain: [k.box] for k in found}, **(key or {})}
+        key = {**{k.terrain: [k.box] for k in found}, **key}
     tell("terrain")
     # Symbols first: matched by the shape of their lightness, they need no light
     # correction, and a hex's terrain is what lies under its symbol.
@@ -189,13 +230,32 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     sides = reading.names()
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
     tell("map")
-    doc = build_map(fit, terrain, sides, legend_, game=game, title=title, board=board,
+    on_scan = rescale.fit_out(fit)
+    doc = build_map(on_scan, terrain, sides, legend_, game=game, title=title, board=board,
                     source=source, confidence=confidence, hex_features=marks)
     if absence:
         doc = with_absence(doc, legend_, reading.absent)
     tell("done")
-    return Digitization(doc, fit, terrain, sides, legend_, light, suggestions, confidence, marks,
-                        found, reading.absent)
+    found = tuple(replace(k, box=rescale.box_out(k.box), label_box=rescale.box_out(k.label_box))
+                  for k in found)
+    return Digitization(doc, on_scan, terrain, sides, legend_, rescale.light_out(light),
+                        suggestions, confidence, marks, found, reading.absent,
+                        WorkingImage(pixels, fit, rescale))
+
+
+def _located(pixels: NDArray[np.uint8], rescale: Rescale, grid: HexGrid | None,
+             anchors: Mapping[str, Point] | None, source: str | None,
+             size: tuple[int, int] | None) -> GridFit | None:
+    """The grid on pixels read at ``1/rescale.reduce`` of the scan's size, or ``None`` when
+    a scan read smaller should be read whole (no grid found, or hexes too small)."""
+    try:
+        fit = calibrate(pixels, spec=rescale.grid_in(grid), anchors=rescale.anchors_in(anchors),
+                        source=source, size=size)
+    except GridError:
+        if rescale.reduce == 1:
+            raise
+        return None
+    return fit if rescale.reduce == 1 or big_enough(fit) else None
 
 
 def _timed(progress: Progress) -> Progress:

@@ -22,13 +22,14 @@ _REMAP_LIMIT = 32_767  # OpenCV's remap takes images and maps under this many pi
 _REMAP_ROW = 4_096  # positions per row of a remap map
 
 
-def load_scan(path: str | Path) -> NDArray[np.uint8]:
-    """Decode a scan as RGB ``uint8`` pixels, shape ``(height, width, 3)``.
+def load_scan(path: str | Path, *, reduce: int = 1) -> NDArray[np.uint8]:
+    """Decode a scan as RGB ``uint8`` pixels, shape ``(height, width, 3)``, at ``1/reduce``
+    of its size (1, 2, 4 or 8; a JPEG decodes straight to it).
 
     Raises :class:`~pipeline.errors.ImageError` for a missing, unreadable,
     truncated, unsupported or too large file (see :func:`pipeline.imagefile.read_rgb`).
     """
-    return read_rgb(path)
+    return read_rgb(path, reduce=reduce)
 
 
 def read_pixels(image: NDArray[np.uint8], xy: NDArray[np.float64]) -> NDArray[np.uint8]:
