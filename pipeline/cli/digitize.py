@@ -91,7 +91,8 @@ def parse_symbol(text: str) -> tuple[str, str]:
               help="A hex showing a symbol to find in every hex, recorded as a hex feature"
               " (town=0412; repeat with a second example for a surer shape).")
 @click.option("--overlay", "overlay_path", type=OutputPath(stream=True, binary=True),
-              help="Also write a PNG of the findings over the scan ('-': standard output).")
+              help="Also write a PNG of the findings over the scan ('-': standard output); a"
+              " big JPEG read at half its size is drawn at that size.")
 @click.option("--geojson", "geojson_path", type=OutputPath(), metavar="FILE",
               help="Also write the hexes (polygons) as GeoJSON to FILE and the hexside"
               " features (lines) beside it, as NAME.hexsides.geojson: for scripts, in the"
