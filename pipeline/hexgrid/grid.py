@@ -11,12 +11,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
-
-import numpy as np
-import shapely
-from shapely.geometry import LineString, Polygon
-from shapely.geometry.base import BaseGeometry
+from typing import TYPE_CHECKING, NamedTuple
 
 from pipeline.errors import GridError
 from pipeline.hexgrid.coords import (
@@ -35,6 +30,11 @@ from pipeline.hexgrid.coords import (
 from pipeline.hexgrid.layout import Layout
 from pipeline.hexgrid.numbering import STAGGERS, Numbering
 from pipeline.hexgrid.sightline import SightLine, sight_line
+
+if TYPE_CHECKING:
+    import numpy as np
+    from shapely.geometry import LineString, Polygon
+    from shapely.geometry.base import BaseGeometry
 
 __all__ = ["HexGrid", "Hexside"]
 
@@ -296,10 +296,15 @@ class HexGrid:
 
     def polygon(self, h: Hex) -> Polygon:
         """The hex as a Shapely polygon in pixel coordinates."""
+        from shapely.geometry import Polygon
+
         return Polygon(self.corners(h))
 
     def polygons(self, hexes: Sequence[Hex]) -> np.ndarray:
         """Polygons of many hexes at once (a NumPy array of Shapely polygons)."""
+        import numpy as np
+        import shapely
+
         if not hexes:
             return np.empty(0, dtype=object)
         lay = self._layout
@@ -329,21 +334,30 @@ class HexGrid:
 
     def hexside_line(self, side: Hexside) -> LineString:
         """A hexside as a Shapely line in pixel coordinates."""
+        from shapely.geometry import LineString
+
         return LineString(self.hexside_endpoints(side))
 
     def hex_at(self, x: float, y: float) -> Hex:
         """The hex (on the lattice, maybe off the map) holding a pixel position."""
         if not (math.isfinite(x) and math.isfinite(y)):
             raise GridError(f"pixel position ({x}, {y}) is not a finite number")
+        import numpy as np
+
         q, r = self._layout.hex_at(np.array([x], float), np.array([y], float), self.orientation)
         return Hex(int(q[0]), int(r[0]))
 
     def hexes_at(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Axial ``(q, r)`` arrays of the hexes holding many pixel positions."""
+        import numpy as np
+
         return self._layout.hex_at(np.asarray(x, float), np.asarray(y, float), self.orientation)
 
     def coverage(self, hexes: Sequence[Hex], region: BaseGeometry) -> np.ndarray:
         """Share of each hex's area that lies inside ``region`` (0..1)."""
+        import numpy as np
+        import shapely
+
         polys = self.polygons(hexes)
         if len(polys) == 0:
             return np.empty(0)
@@ -364,6 +378,8 @@ class HexGrid:
         playable (001_2c092b02feae28f3.txt §10.1 note).
         """
         if isinstance(region, tuple):
+            import shapely
+
             region = shapely.box(*region)
         candidates = self._candidates(region.bounds)
         if on_map_only:
@@ -374,11 +390,15 @@ class HexGrid:
 
     def partial_hexes(self, width: float, height: float) -> list[Hex]:
         """Hexes of the map that an image of ``width`` x ``height`` cuts (half hexes)."""
+        import shapely
+
         hexes = self.hexes()
         share = self.coverage(hexes, shapely.box(0, 0, width, height))
         return [h for h, s in zip(hexes, share, strict=True) if _AREA_TOLERANCE < s < 1 - 1e-3]
 
     def _candidates(self, bounds: tuple[float, float, float, float]) -> list[Hex]:
+        import numpy as np
+
         minx, miny, maxx, maxy = bounds
         xs = np.array([minx, maxx, minx, maxx], float)
         ys = np.array([miny, miny, maxy, maxy], float)

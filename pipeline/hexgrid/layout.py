@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
 from pipeline.errors import GridError
 from pipeline.hexgrid.coords import SCALE, Hex, Orientation, scaled_corners
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = ["Layout"]
 
@@ -120,6 +122,8 @@ class Layout:
         is the same hexagon :meth:`corners` draws (both are the affine image
         of the regular tiling).
         """
+        import numpy as np  # only for pixel arrays: a rules question never loads it
+
         q, r = self.fractional_axial(x, y, orientation)
         s = -q - r
         rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)

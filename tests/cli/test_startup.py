@@ -7,9 +7,11 @@ each command's own help.
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -74,15 +76,28 @@ def test_an_unknown_command_is_one_usage_error() -> None:
     assert "digitise" in result.output
 
 
-def test_a_rules_question_loads_no_drawing_and_no_vassal_reader() -> None:
-    # Issue 18: `rules supply` on the demo answers in a fraction of a second, so what only
-    # --picture (drawing) or --vsav (the VASSAL reader) needs is imported when asked for.
-    from pathlib import Path
-
+@functools.cache
+def _supply_on_the_demo() -> frozenset[str]:
+    """What `bocage rules supply maps/demo --position maps/demo/position.json` imports."""
     demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
     loaded = _loaded("rules", "supply", str(demo), "--position", str(demo / "position.json"))
     assert "pipeline.rules.supply" in loaded  # the probe ran the question
+    return frozenset(loaded)
+
+
+def test_a_rules_question_loads_no_drawing_and_no_vassal_reader() -> None:
+    # Issue 18: `rules supply` on the demo answers in a fraction of a second, so what only
+    # --picture (drawing) or --vsav (the VASSAL reader) needs is imported when asked for.
+    loaded = _supply_on_the_demo()
     assert not {"pipeline.render", "pipeline.vassal", "reportlab", "cv2", "lxml"} & loaded
+
+
+def test_a_rules_question_loads_no_array_or_geometry_library() -> None:
+    # Hex ids, neighbours and hexsides are plain Python: NumPy and Shapely (a third of the
+    # question's time) are imported by the grid's pixel methods alone (pipeline.hexgrid).
+    loaded = _supply_on_the_demo()
+    assert "pipeline.hexgrid.grid" in loaded
+    assert sorted({"numpy", "shapely", "scipy", "PIL"} & loaded) == []
 
 
 def test_counter_faces_load_no_map_sheet_or_image_library() -> None:
