@@ -12,6 +12,11 @@ and the folder lacks is refused in one wording::
     maps/x: not a game folder (no map.json)
     maps/x: not a game folder for the rules (no rules.json)
 
+Each kind of document's classes (and what they import) are loaded when the folder
+first reads a document of that kind: a rules question, which reads the map, the
+rules profile and the unit manifest, builds no class of the CRT, the facts or the
+scenarios.
+
 The folder also says which game it is (:class:`Game`): one id (the name its
 documents give, ``omaha``), its title, its rulebook's file, and the other names
 the game goes by (the rule system its profile names, ``fm_omaha``, and the code
@@ -32,21 +37,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.errors import DataError
-from pipeline.model.crt import CrtTable, load_crt
-from pipeline.model.documents import parse_json, read_text
-from pipeline.model.facts import Facts, load_facts
-from pipeline.model.manifest import (
-    STYLE_FILE,
-    MarkerManifest,
-    UnitManifest,
-    load_markers,
-    load_units,
-)
-from pipeline.model.mapdata import MapData, load_map
-from pipeline.model.rulesprofile import RulesProfile, load_rules
-from pipeline.model.scenario import Scenario, scenario_from_data
+
+if TYPE_CHECKING:
+    from pipeline.model.crt import CrtTable
+    from pipeline.model.facts import Facts
+    from pipeline.model.manifest import MarkerManifest, UnitManifest
+    from pipeline.model.mapdata import MapData
+    from pipeline.model.rulesprofile import RulesProfile
+    from pipeline.model.scenario import Scenario
 
 __all__ = ["CRT_FILE", "FACTS_FILE", "MAP_FILE", "MARKERS_FILE", "RULES_FILE", "UNITS_FILE",
            "Game", "GameFolder", "companion_counters", "companion_maps", "game_folders"]
@@ -226,6 +227,8 @@ class GameFolder:
     def data_files(self) -> list[Path]:
         """Every data file in the folder itself (``.json`` and ``.csv``), in name order;
         the counter style (``style.json``, the counters' settings) is not one."""
+        from pipeline.model.manifest import STYLE_FILE
+
         return sorted(p for p in self.path.iterdir()
                       if p.is_file() and not p.name.startswith(".")
                       and p.suffix.lower() in (".json", ".csv") and p.name != STYLE_FILE)
@@ -274,6 +277,8 @@ class GameFolder:
         """The map; a folder without one is not a game folder."""
         if self._map is None:
             self.require(MAP_FILE)
+            from pipeline.model.mapdata import load_map
+
             self._map = load_map(self.map_file)
         return self._map
 
@@ -281,6 +286,8 @@ class GameFolder:
         """The rules profile."""
         if self._rules is None:
             self.require(RULES_FILE)
+            from pipeline.model.rulesprofile import load_rules
+
             self._rules = load_rules(self.rules_file)
         return self._rules
 
@@ -291,17 +298,23 @@ class GameFolder:
     def crt(self) -> CrtTable:
         """The combat results table."""
         self.require(CRT_FILE)
+        from pipeline.model.crt import load_crt
+
         return load_crt(self.crt_file)
 
     def facts(self) -> Facts:
         """The rulebook's facts about the map."""
         self.require(FACTS_FILE)
+        from pipeline.model.facts import load_facts
+
         return load_facts(self.facts_file)
 
     def units(self) -> UnitManifest:
         """The unit manifest, where it is found."""
         if self._units is None:
             self.require(UNITS_FILE)
+            from pipeline.model.manifest import load_units
+
             self._units = load_units(self.units_file)
         return self._units
 
@@ -312,12 +325,18 @@ class GameFolder:
     def markers_if_any(self) -> MarkerManifest | None:
         """The marker manifest, or ``None`` when there is none."""
         if self._markers is None and self.has(MARKERS_FILE):
+            from pipeline.model.manifest import load_markers
+
             self._markers = load_markers(self.markers_file)
         return self._markers
 
     def scenarios(self) -> list[tuple[Path, Scenario]]:
         """The folder's scenarios (its ``kind: "scenario"`` documents), in name order."""
         if self._scenarios is None:
+            from pipeline.model.documents import parse_json, read_text
+            from pipeline.model.manifest import STYLE_FILE
+            from pipeline.model.scenario import scenario_from_data
+
             found = []
             for path in sorted(self.path.glob("*.json")):
                 if path.name in _NAMED or path.name == STYLE_FILE or not path.is_file():

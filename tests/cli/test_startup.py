@@ -100,6 +100,18 @@ def test_a_rules_question_loads_no_array_or_geometry_library() -> None:
     assert sorted({"numpy", "shapely", "scipy", "PIL"} & loaded) == []
 
 
+def test_a_rules_question_reads_only_the_kinds_of_document_it_needs() -> None:
+    # The game folder loads a kind of document's classes when it first reads one: the map,
+    # the rules profile, the units and the position, never the CRT, the facts, the
+    # scenarios, nor the folder check and the schemas.
+    loaded = _supply_on_the_demo()
+    read = {"pipeline.model.mapdata", "pipeline.model.rulesprofile",
+            "pipeline.model.manifest", "pipeline.model.position"}
+    assert read <= loaded
+    assert sorted({"pipeline.model.crt", "pipeline.model.facts", "pipeline.model.scenario",
+                   "pipeline.model.check", "pipeline.model.schema"} & loaded) == []
+
+
 def test_counter_faces_load_no_map_sheet_or_image_library() -> None:
     # Drawing faces reads manifests and a style: not the map's classes (numpy, shapely),
     # the game folders, the PDF sheets or OpenCV (pipeline.lazy).
