@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,10 +24,8 @@ from pipeline.errors import DataError
 from pipeline.files import write_bytes_atomic
 from pipeline.hexgrid import Hex
 from pipeline.model import GameFolder
-from pipeline.rules import Engine, load_cases, run_cases
-from pipeline.rules.explain import TOPICS, explain
+from pipeline.rules import Engine
 from pipeline.rules.game import load_game
-from pipeline.rules.profilecheck import check_profile_keys
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -67,6 +64,8 @@ def _position_file(game: GameFolder, position: Path | None, vsav: Path | None,
         return
     assert vsav is not None
     # The save is read by the VASSAL reader, then loaded like any position file.
+    import tempfile
+
     from pipeline.vassal.save import save_position  # only for --vsav: keeps a question fast
 
     _, read, left_out = save_position(vsav, vmod, game_dir=game)
@@ -323,6 +322,9 @@ def explain_rules(game: Path, as_json: bool, quiet: bool) -> None:
     "text", "key"}: key is the rules.json key (or the system's procedure) it comes
     from.
     """
+    from pipeline.rules.explain import TOPICS, explain  # the questions never need these
+    from pipeline.rules.profilecheck import check_profile_keys
+
     profile = GameFolder(game).rules()
     check_profile_keys(profile)
     lines = explain(profile)
@@ -353,6 +355,8 @@ def test_cases(files: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     --json prints {"passed": N, "failed": M, "cases": [{"id", "passed", "expected",
     "actual", ...}]}.
     """
+    from pipeline.rules import load_cases, run_cases  # the questions never need these
+
     results = [r for f in files for r in run_cases(load_cases(f))]
     passed = sum(r.passed for r in results)
     if as_json:

@@ -112,6 +112,14 @@ def test_a_rules_question_reads_only_the_kinds_of_document_it_needs() -> None:
                    "pipeline.model.check", "pipeline.model.schema"} & loaded) == []
 
 
+def test_a_rules_question_loads_no_scenario_cases() -> None:
+    # pipeline.rules gives each name from its module when first asked for: the scenario
+    # cases' reader and runner are `rules test`'s alone.
+    loaded = _supply_on_the_demo()
+    assert "pipeline.rules.engine" in loaded
+    assert sorted({"pipeline.rules.cases", "pipeline.rules.scenarios"} & loaded) == []
+
+
 def test_counter_faces_load_no_map_sheet_or_image_library() -> None:
     # Drawing faces reads manifests and a style: not the map's classes (numpy, shapely),
     # the game folders, the PDF sheets or OpenCV (pipeline.lazy).
