@@ -20,7 +20,6 @@ fills through :func:`atomic_folder` (ARCHITECTURE.md, "Conventions"):
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import logging
 import os
@@ -443,6 +442,8 @@ def _flush(staging: Path, names: list[str]) -> None:
     A folder of thousands of counter faces paid a flush a file (7% of the time
     of 4,042 faces); one flush of the file system is the same guarantee.
     """
+    import ctypes  # here, not above: a command that writes no folder does not load it
+
     libc = ctypes.CDLL(None, use_errno=True)
     syncfs = getattr(libc, "syncfs", None)
     if syncfs is not None:
@@ -483,6 +484,8 @@ def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step (Linux ``renameat2``, macOS ``renamex_np``), if possible."""
     if sys.platform == "win32":
         return False  # no C library to look the calls up in (CDLL(None) fails there)
+    import ctypes
+
     libc = ctypes.CDLL(None, use_errno=True)
     renameat2 = getattr(libc, "renameat2", None)
     renamex = getattr(libc, "renamex_np", None)

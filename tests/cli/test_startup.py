@@ -120,6 +120,12 @@ def test_a_rules_question_loads_no_scenario_cases() -> None:
     assert sorted({"pipeline.rules.cases", "pipeline.rules.scenarios"} & loaded) == []
 
 
+def test_a_command_that_swaps_no_folder_loads_no_c_binding() -> None:
+    # ctypes (the C library's folder swap and file-system flush, pipeline.files) is
+    # imported by the writers of whole folders when they swap one in.
+    assert "ctypes" not in _supply_on_the_demo()
+
+
 def test_counter_faces_load_no_map_sheet_or_image_library() -> None:
     # Drawing faces reads manifests and a style: not the map's classes (numpy, shapely),
     # the game folders, the PDF sheets or OpenCV (pipeline.lazy).
