@@ -6,7 +6,10 @@ Every document bocage reads is validated by a subclass of :class:`Model`:
 * ``strict=True``: JSON ``"3"`` is not the number 3 and ``1`` is not ``true``
   (hand-edited files get these wrong, and lax coercion would hide it);
 * ``frozen=True``: loaded data is a value; change it with ``model_copy``;
-* no NaN or infinity (they are not JSON and break every comparison).
+* no NaN or infinity (they are not JSON and break every comparison);
+* ``defer_build=True``: a class's validator is built when a document is first
+  validated as it, so a command builds only the validators of the kinds it reads
+  (one for a whole rules profile, not one for each of its classes).
 
 Checks that need the whole document (a terrain name against the map's own
 vocabulary, a hex id against the grid) raise :class:`Invalid`, which carries
@@ -44,6 +47,7 @@ class Model(BaseModel):
         frozen=True,
         allow_inf_nan=False,
         validate_default=False,
+        defer_build=True,
     )
 
 

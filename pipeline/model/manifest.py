@@ -16,7 +16,9 @@ printed at most :data:`MAX_COPIES` times, and no cell may hold a control
 character (a NUL in a unit name would reach the counter and break the module).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic then reads each field's type
+# as an object, not a string it evaluates, which saves a sixth of the time building
+# these classes takes at every start (issue 18).
 
 import csv
 import difflib

@@ -9,7 +9,9 @@ A hexside is stored once: by its two hexes, or by one hex and a direction
 where it lies on the map edge (ARCHITECTURE.md, "Conventions").
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic then reads each field's type
+# as an object, not a string it evaluates, which saves a sixth of the time building
+# these classes takes at every start (issue 18).
 
 from collections.abc import Iterator
 from dataclasses import dataclass

@@ -7,7 +7,9 @@ the map and whether enemies share a hex are checked against the game folder
 (:func:`pipeline.model.check.check_game_dir`).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic then reads each field's type
+# as an object, not a string it evaluates, which saves a sixth of the time building
+# these classes takes at every start (issue 18).
 
 from pathlib import Path
 from typing import Any, Literal, Self

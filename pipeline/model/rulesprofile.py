@@ -26,7 +26,9 @@ condition given must hold; a list holds when any of its values does; an empty
 selector is every unit.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: pydantic then reads each field's type
+# as an object, not a string it evaluates, which saves a sixth of the time building
+# these classes takes at every start (issue 18).
 
 import math
 import re

@@ -290,3 +290,35 @@ def test_every_cost_in_the_rules_scenario_suite_is_a_cost(system):
             if isinstance(cost, dict):  # classes such as infantry/mechanized (003)
                 doc["unit_classes"] += [c for c in cost if c not in doc["unit_classes"]]
         assert rules_from_data(edited(DEMO_RULES, edit), FILE).terrain["woods"].move == cost
+
+
+# -- start-up (issue 18) -------------------------------------------------------------------
+
+_BUILT = """
+import json, sys
+import pydantic
+import pipeline.model.rulesprofile as profile
+
+classes = [value for value in vars(profile).values() if isinstance(value, type)
+           and issubclass(value, pydantic.BaseModel) and value.__module__ == profile.__name__]
+def built():
+    return sorted(c.__name__ for c in classes if c.__pydantic_complete__)
+before = built()
+profile.load_rules(sys.argv[1])
+print(json.dumps({"classes": len(classes), "before": before, "after": built()}))
+"""
+
+
+def test_the_profile_builds_its_validator_when_a_profile_is_first_read():
+    # defer_build (pipeline.model.base): importing the profile's classes builds the
+    # validators of those whose instances are defaults of other fields only; reading a
+    # profile builds one validator for the whole document, not one for each class.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _BUILT, str(DEMO_RULES)], check=True,
+                         capture_output=True, text=True)
+    built = json.loads(out.stdout)
+    assert "RulesProfile" not in built["before"] and "RulesProfile" in built["after"]
+    assert len(built["before"]) < built["classes"] / 4
+    assert len(built["after"]) == len(built["before"]) + 1
