@@ -6,7 +6,9 @@ is compared with like:
 * **terrain**: the typed main terrain (the first one typed) against the
   reading's main terrain, with the reading's area shares as support: a typed
   ``woods`` on a hex read 55% clear / 45% woods is a soft note (``check``),
-  not an error;
+  not an error; open water typed where the reading sees only land (or land
+  where it sees only water) is an alarm however unsure it is of which land it
+  sees;
 * **hexside features**, one by one, with the reading's own per-feature
   confidence (``HexsideEntry.confidence``); a reading that gives none for a
   feature (readers before per-feature confidence) makes its disagreements
@@ -78,7 +80,7 @@ LIKELY = 0.7
 SUPPORTED = 0.25
 # Below SURE a reading is wrong about once in a hundred hexes: on a map of a thousand,
 # that is ten alarms on a correct map. Where such a reading still sees the typed terrain
-# in the hex (a tenth of it or more), the typist's word is as likely as the reading's.
+# in the hex (a twentieth of it or more), the typist's word is as likely as the reading's.
 HINTED = 0.05
 _ORDER: tuple[Severity, ...] = ("check", "warning", "error")
 
@@ -150,6 +152,10 @@ def _at_most(severity: Severity, cap: Severity) -> Severity:
     return severity if _ORDER.index(severity) <= _ORDER.index(cap) else cap
 
 
+def _at_least(severity: Severity, floor: Severity) -> Severity:
+    return severity if _ORDER.index(severity) >= _ORDER.index(floor) else floor
+
+
 def _words(names: Iterable[str]) -> str:
     return ", ".join(sorted(names)) or "nothing"
 
@@ -161,8 +167,19 @@ def _shares(fractions: dict[str, float] | None) -> str:
     return " (" + " / ".join(f"{share:.0%} {name}" for name, share in parts) + ")"
 
 
-def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
-                     ) -> Finding | None:
+def _kind(terrain: str, water: frozenset[str]) -> str:
+    return "open water" if terrain in water else "land"
+
+
+def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
+                     water: frozenset[str] = frozenset()) -> Finding | None:
+    """The typed main terrain against the reading's, its area shares and confidence.
+
+    ``water`` are the terrains that are open water (:attr:`Roles.water`): a typed
+    terrain of a kind the reading sees nothing of in the hex (water typed where it reads
+    only land, land where it reads only water) contradicts it however unsure the
+    reading is of *which* terrain it sees.
+    """
     typed, read = hand.terrain_of(hex_id)[0], dig.terrain_of(hex_id)[0]
     if typed == read:
         return None
@@ -173,6 +190,15 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
     seen = f"read {read}{_shares(fractions)}"
     if conf is not None:
         seen += f" at confidence {conf:.2f}"
+    kind = _kind(typed, water)
+    # A reading that cannot read any terrain of the typed kind says nothing of its
+    # absence.
+    if water and any(_kind(t, water) == kind for t in dig.terrain_types) \
+            and all(_kind(t, water) != kind for t in {read, *(fractions or {})}):
+        # The shares list every terrain the reading sees in a hundredth of it or more.
+        return Finding(_at_least(_severity(conf, sure), "warning"), "terrain_differs", hex_id,
+                       f"{hex_id}: typed {typed}, {seen}: {kind} where the reading sees"
+                       f" none", hexes=(hex_id,), confidence=conf, source="diff")
     if share >= (SUPPORTED if conf is None or conf >= sure else HINTED):
         return Finding("check", "terrain_mixed", hex_id,
                        f"{hex_id}: typed {typed}, {seen}: both are in the hex; is {typed}"
@@ -183,11 +209,12 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float
                    source="diff")
 
 
-def _hex_findings(hand: MapData, dig: MapData, hex_id: str, sure: float) -> list[Finding]:
+def _hex_findings(hand: MapData, dig: MapData, hex_id: str, sure: float,
+                  water: frozenset[str] = frozenset()) -> list[Finding]:
     entry = dig.hexes.get(hex_id)
     conf = entry.confidence if entry is not None else None
     sev = _severity(conf, sure)
-    terrain = _terrain_finding(hand, dig, hex_id, sure)
+    terrain = _terrain_finding(hand, dig, hex_id, sure, water)
     out = [terrain] if terrain is not None else []
     h_entry = hand.hexes.get(hex_id)
     # Only what the digitizer can read is compared: hex features its legend
@@ -592,18 +619,18 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         The maps do not share a grid.
     """
     same_grid(hand, digitized)
+    roles = roles or roles_for(hand)
     ids = list(hand.hex_ids())
     findings: list[Finding] = []
     terrain_pairs = []
     agreeing = 0
     for hex_id in ids:
-        found = _hex_findings(hand, digitized, hex_id, sure)
+        found = _hex_findings(hand, digitized, hex_id, sure, roles.water)
         findings += found
         agreeing += not any(f.kind != "terrain_mixed" for f in found)
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
     findings = _patches(hand, _swaps(hand, digitized, findings))
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
-    roles = roles or roles_for(hand)
     ruled = [b for b in roles.bridges
              if b in hand.hexside_features and cite_of(hand.hexside_features[b].note)]
     bridged = rule_bridged(mine_sides, roles, ruled)

@@ -12,6 +12,8 @@ overridden one role at a time (``bocage validate --role sea=all_sea,lake``).
 >>> r = roles_for(demo)
 >>> sorted(r.sea), sorted(r.coast), sorted(r.towns), sorted(r.roads)
 (['all_sea'], ['beach'], ['city', 'village'], ['road', 'trail'])
+>>> sorted(roles_for(demo, {"sea": ["all_sea", "harbour"]}).water)
+['all_sea', 'harbour']
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = ["ROLE_NAMES", "Roles", "parse_role_options", "roles_for"]
 # Name fragments that suggest a role; a map whose names say otherwise overrides the role.
 _HINTS: dict[str, tuple[str, ...]] = {
     "sea": ("sea", "ocean"),
+    "water": ("sea", "ocean", "lake", "pond", "loch", "lagoon", "reservoir", "water"),
     "coast": ("beach", "coast", "shore", "cliff"),
     "coast_sides": ("sea", "ocean", "coast", "beach", "cliff", "shore"),
     "towns": ("city", "town", "village", "hamlet", "urban"),
@@ -45,6 +48,10 @@ class Roles:
     ----------
     sea
         Terrain that is open water.
+    water
+        Terrain that is open water, the sea's or inland (a lake): of another kind than
+        every land terrain, so that no reading of the land is the typist's water, nor
+        the other way round. By default the sea and the names of inland water.
     coast
         Terrain that may meet the sea (a beach hex marks a coast).
     coast_sides
@@ -65,6 +72,7 @@ class Roles:
     """
 
     sea: frozenset[str] = frozenset()
+    water: frozenset[str] = frozenset()
     coast: frozenset[str] = frozenset()
     coast_sides: frozenset[str] = frozenset()
     towns: frozenset[str] = frozenset()
@@ -125,6 +133,7 @@ def roles_for(the_map: MapData, overrides: Mapping[str, Iterable[str]] | None = 
     bridges = _matching(sides, _HINTS["bridges"])
     roles = Roles(
         sea=_matching(terrain, _HINTS["sea"]),
+        water=_matching(terrain, _HINTS["water"]),
         coast=_matching(terrain, _HINTS["coast"]),
         coast_sides=_matching(along, _HINTS["coast_sides"]),
         towns=_matching(terrain, _HINTS["towns"]),
@@ -139,6 +148,9 @@ def roles_for(the_map: MapData, overrides: Mapping[str, Iterable[str]] | None = 
             raise BocageError(f"unknown role '{role}'{did_you_mean(role, ROLE_NAMES)}"
                               f" (one of {', '.join(ROLE_NAMES)})")
         changes[role] = frozenset(names)
+    if "sea" in changes and "water" not in changes:
+        # The sea a map declares is open water whatever its name (``--role sea=all_sea``).
+        changes["water"] = (roles.water - roles.sea) | changes["sea"]
     return replace(roles, **changes)  # type: ignore[arg-type]  # str keys, checked above
 
 

@@ -374,3 +374,54 @@ def test_neighbours_typed_each_as_the_other_is_read_are_one_swap(demo_data, demo
     found = diff_maps(typed, map_from_data(demo_data)).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
 
+
+
+def test_open_water_typed_where_the_reading_sees_only_land_is_an_alarm(demo_data, demo_map):
+    # The foreign bench's icons map, learner seed 1: woods typed as sea on 2605, read as
+    # forest at 0.29 among forest, mountain, hills and clear. Unsure which land it sees,
+    # the reading is sure it is land: water typed there is a slip, not a doubt.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["all_sea"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["woods", "rough", "clear"], "confidence": 0.29,
+                                  "fractions": {"woods": 0.57, "rough": 0.24, "clear": 0.19}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert found[0].message.endswith("at confidence 0.29: open water where the reading"
+                                     " sees none")
+    # Land typed where the reading sees only water, as unsure: the same contradiction.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["clear"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["all_sea"], "confidence": 0.4,
+                                  "fractions": {"all_sea": 1.0}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert "land where the reading sees none" in found[0].message
+    # A reading that sees some water in the hex (a coast) leaves it a look.
+    demo_data["hexes"]["0101"]["fractions"] = {"all_sea": 0.9, "clear": 0.1}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+
+
+def test_which_terrain_is_water_is_the_maps_role_not_a_guess(demo_data, demo_map):
+    # A map that says its harbour is sea (--role sea=all_sea,harbour) has water there too.
+    from pipeline.validate import roles_for
+
+    demo_data["terrain_types"]["harbour"] = {}
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["harbour"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["clear"], "confidence": 0.4,
+                                  "fractions": {"clear": 0.8, "woods": 0.2}}
+    reading = map_from_data(demo_data)
+    guessed = diff_maps(typed, reading).findings
+    assert [(f.kind, f.severity) for f in guessed] == [("terrain_differs", "check")]
+    declared = diff_maps(typed, reading, roles=roles_for(typed, {"sea": ["all_sea", "harbour"]}))
+    assert [(f.kind, f.severity) for f in declared.findings] == [("terrain_differs", "warning")]
+    # A reading that reads no water at all says nothing of water's absence.
+    del demo_data["terrain_types"]["all_sea"]
+    demo_data["hexes"] = {h: e for h, e in demo_data["hexes"].items()
+                          if e["terrain"][0] != "all_sea"}
+    typed = map_from_data({**demo_data, "terrain_types": {**demo_data["terrain_types"],
+                                                          "all_sea": {}},
+                           "hexes": {**demo_data["hexes"], "0101": {"terrain": ["all_sea"]}}})
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
