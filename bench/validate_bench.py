@@ -41,7 +41,7 @@ except ImportError:  # pragma: no cover
 
 from pipeline.digitize.outputs import with_absence
 from pipeline.model import MapData, map_from_data
-from pipeline.validate import ALARMS, inject_errors, score, validate_data, validate_text
+from pipeline.validate import ALARMS, KINDS, inject_errors, score, validate_data, validate_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "validate-bench"
@@ -131,15 +131,16 @@ class Figures:
 
 
 def measure(name: str, truth: Mapping[str, Any], grid: Mapping[str, Any], read: MapData,
-            seeds: Sequence[int], count: int = 30) -> Figures:
-    """The correct map's alarms, then ``count`` mistakes a seed, validated against ``read``."""
+            seeds: Sequence[int], count: int = 30, kinds: Sequence[str] = KINDS) -> Figures:
+    """The correct map's alarms, then ``count`` mistakes a seed (of ``kinds``, in turn),
+    validated against ``read``."""
     doc = typed_map(truth, grid, name)
     clean = validate_data(doc, file=f"{name}.json", against=read)
     out = Figures(name)
     out.alarms = [f"{f.kind} {f.where}" for f in clean.findings if f.severity in ALARMS]
     out.checks = sum(f.severity not in ALARMS for f in clean.findings)
     for seed in seeds:
-        text, made = inject_errors(doc, count, seed=seed)
+        text, made = inject_errors(doc, count, seed=seed, kinds=tuple(kinds))
         typed = validate_text(text, file=f"{name}-typed.json", against=read)
         got = score(typed.findings, made, baseline=clean.findings)
         places = {h for e in made for h in e.hexes}
@@ -238,6 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learner-seeds", type=int, default=1, metavar="N",
                         help="read each map with learner seeds 0..N-1 (each reading kept) and"
                         " give every figure's median and range (default 1: seed 0 alone)")
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS),
+                        metavar="KIND", help="the mistakes to inject, in turn (default: all"
+                        " twelve; '--kinds wrong_terrain --seeds 10' gives 300 terrain slips"
+                        " a map)")
     parser.add_argument("--read-only", action="store_true",
                         help="only digitize (and keep) the readings")
     parser.add_argument("--verbose", action="store_true", help="list each false alarm")
@@ -263,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
                                                     learner_seed=learner_seed)
                     if not args.read_only:
                         runs.setdefault(f"own {name}", []).append(
-                            measure(f"own {name}", truth, grid, read, range(args.seeds)))
+                            measure(f"own {name}", truth, grid, read, range(args.seeds),
+                                    kinds=args.kinds))
                 except Exception as exc:  # a bench reports a failure and goes on
                     runs.setdefault(f"own {name}", []).append(
                         Figures(f"own {name}", error=f"{type(exc).__name__}: {exc}"))
@@ -275,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.read_only:
                     runs.setdefault(name, []).append(
                         measure(name, truth_of(folder, name), setup[name]["grid"], read,
-                                range(args.seeds)))
+                                range(args.seeds), kinds=args.kinds))
             except Exception as exc:  # a bench reports a failure and goes on with the next
                 runs.setdefault(name, []).append(
                     Figures(name, error=f"{type(exc).__name__}: {exc}"))
