@@ -24,11 +24,11 @@ is compared with like:
   reading does not read the typed line beside it either;
 * hex features and names, with the hex's confidence.
 
-Four or more neighbouring hexes read surely and typed otherwise are one
-``terrain_region_differs`` finding: a typist's slips come a hex or two at a
-time, a reading goes wrong over a region (glare, a fold). Two neighbours each
-typed as the other is read are one ``terrain_swapped`` warning, however unsure
-the reading of either: entries typed under each other's ids.
+Four or more neighbouring hexes read as one terrain and typed otherwise, one of
+them an alarm, are one ``terrain_region_differs`` finding: a typist's slips come
+a hex or two at a time, a reading goes wrong over a region (glare, a fold). Two
+neighbours each typed as the other is read are one ``terrain_swapped`` warning,
+however unsure the reading of either: entries typed under each other's ids.
 
 A disagreement's severity comes from the reading's confidence, in the bands the
 digitizer was calibrated in on the foreign bench (README, "Reading a map drawn
@@ -482,8 +482,9 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
 
 
 # Typing mistakes come one or two hexes at a time (a hex, a swapped pair); a reading goes
-# wrong over a region (glare, a fold, a shadow). This many neighbouring hexes read sure
-# and typed otherwise are one finding about the region, not one a hex.
+# wrong over a region (glare, a fold, a shadow). This many neighbouring hexes read
+# otherwise than typed, one of them an alarm, are one finding about the region, not one
+# a hex.
 _PATCH = 4
 
 
@@ -521,14 +522,20 @@ def _swaps(hand: MapData, dig: MapData, findings: list[Finding]) -> list[Finding
     return [f for f in findings if f.where not in taken or f.kind not in _TERRAIN_KINDS] + out
 
 
-def _patches(the_map: MapData, findings: list[Finding]) -> list[Finding]:
-    """Sure terrain disagreements of neighbouring hexes gathered: a region is one finding."""
-    sure = {f.where: f for f in findings
-            if f.kind == "terrain_differs" and f.severity != "check"}
+def _patches(the_map: MapData, dig: MapData, findings: list[Finding]) -> list[Finding]:
+    """Terrain disagreements of neighbouring hexes gathered: a region is one finding.
+
+    A region is :data:`_PATCH` or more neighbouring hexes read as one terrain and typed
+    otherwise, however sure the reading of each (a shadow read as hills at 0.5 to 0.9
+    is a region all the same), with at least one alarm among them: its alarms and looks
+    are one warning. A reading gone wrong over a region reads one thing across it; a
+    typed slip beside it is read as something else and stays a finding of its own.
+    """
+    differ = {f.where: f for f in findings if f.kind == "terrain_differs"}
     seen: set[str] = set()
     gathered: list[Finding] = []
     gone: set[str] = set()
-    for start in sorted(sure):
+    for start in sorted(differ):
         if start in seen:
             continue
         region, todo = [], [start]
@@ -537,10 +544,12 @@ def _patches(the_map: MapData, findings: list[Finding]) -> list[Finding]:
             h = todo.pop()
             region.append(h)
             for n in neighbour_ids(the_map, h):
-                if n in sure and n not in seen:
+                if n in differ and n not in seen \
+                        and dig.terrain_of(n)[0] == dig.terrain_of(start)[0]:
                     seen.add(n)
                     todo.append(n)
-        if len(region) >= _PATCH:
+        alarms = [h for h in region if differ[h].severity != "check"]
+        if len(region) >= _PATCH and alarms:
             region.sort()
             gone.update(region)
             gathered.append(Finding(
@@ -549,7 +558,7 @@ def _patches(the_map: MapData, findings: list[Finding]) -> list[Finding]:
                 f"{' ...' if len(region) > 6 else ''}) are typed otherwise than read: a region"
                 " the reading got wrong (glare, a fold, a shadow), or a block typed from the"
                 " wrong place? Look at it once on the scan", hexes=tuple(region),
-                confidence=min(sure[h].confidence or 1.0 for h in region), source="diff"))
+                confidence=min(differ[h].confidence or 1.0 for h in alarms), source="diff"))
     return [f for f in findings if f.where not in gone or f.kind != "terrain_differs"] + gathered
 
 
@@ -629,7 +638,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         findings += found
         agreeing += not any(f.kind != "terrain_mixed" for f in found)
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
-    findings = _patches(hand, _swaps(hand, digitized, findings))
+    findings = _patches(hand, digitized, _swaps(hand, digitized, findings))
     mine_sides, their_sides = feature_sides(hand), feature_sides(digitized)
     ruled = [b for b in roles.bridges
              if b in hand.hexside_features and cite_of(hand.hexside_features[b].note)]

@@ -138,3 +138,22 @@ def test_on_the_icons_reading_water_typed_where_it_sees_only_land_is_named():
                if all((t in water) != (_typed_as(e) in water) for t in sees(e.hexes[0]))]
     assert len(crossed) >= 20
     assert [e for e, named in crossed if not named] == []
+
+
+@pytest.mark.slow
+def test_on_the_photo_reading_a_shadow_is_one_region_and_a_slip_beside_it_is_named():
+    # Photo, learner seed 3: a shadow over the lower left corner is read as hills where
+    # clear is printed (0114 to 0518). The city of 0415 beside it, typed as marsh
+    # (injector seed 1), is read as city at 0.97: a slip of its own, not the region's.
+    reading = _reading("photo", 3)
+    doc = _typed("photo")
+    clean = validate_data(doc, file="photo.json", against=reading)
+    regions = [f for f in clean.findings if f.kind == "terrain_region_differs"]
+    assert len(regions) == 1 and {"0316", "0317", "0417", "0418"} <= set(regions[0].hexes)
+    assert not [f for f in clean.findings if f.kind == "terrain_differs"
+                and f.severity in ALARMS and set(f.hexes) & set(regions[0].hexes)]
+    for seed in range(3):
+        text, made = inject_errors(doc, 30, seed=seed)
+        got = score(validate_text(text, file="typed.json", against=reading).findings, made,
+                    clean.findings)
+        assert got.missed == [], (seed, got.missed)

@@ -425,3 +425,31 @@ def test_which_terrain_is_water_is_the_maps_role_not_a_guess(demo_data, demo_map
                            "hexes": {**demo_data["hexes"], "0101": {"terrain": ["all_sea"]}}})
     found = diff_maps(typed, map_from_data(demo_data)).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
+
+
+def test_a_region_is_read_as_one_terrain_however_sure_and_a_slip_beside_it_stays_apart(
+        demo_data, demo_map):
+    # The foreign bench's photo, learner seed 3: a shadow over a corner reads ten clear
+    # hexes as hills, some surely, some not; the city beside it, typed as marsh, is read
+    # as city at 0.97. The region is one finding; the slip is read otherwise, and its own.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0103": {"terrain": ["marsh"]}}})
+    reading = {"0101": 0.95, "0102": 0.95, "0201": 0.95, "0202": 0.95}
+    for h, conf in reading.items():
+        demo_data["hexes"][h] = {"terrain": ["woods"], "confidence": conf,
+                                 "fractions": {"woods": 1.0}}
+    demo_data["hexes"]["0103"] = {"terrain": ["clear"], "confidence": 0.97,
+                                  "fractions": {"clear": 1.0}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == sorted(reading)
+    assert [(f.where, f.severity) for f in found if f.kind == "terrain_differs"] == [
+        ("0103", "error")]
+    # Read less surely, all but one a look alone: the same region all the same.
+    reading = {"0101": 0.95, "0102": 0.6, "0201": 0.55, "0202": 0.45}
+    for h, conf in reading.items():
+        demo_data["hexes"][h]["confidence"] = conf
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == sorted(reading) and patch.confidence == 0.95
+    assert [f.where for f in found if f.kind == "terrain_differs"] == ["0103"]
