@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -207,8 +208,12 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     tell("key")
     found: tuple[KeySwatch, ...] = ()
     if key_auto:
-        found = tuple(find_key(pixels, fit, list(legend_.terrain), source=source, warn=warn))
-        key = {**{k.terrain: [k.box] for k in found}, **key}
+        # The key's labels are small print, read by OCR on the scan as it is.
+        whole = pixels if rescale.reduce == 1 else load_scan(cast(str | Path, image))
+        found = tuple(find_key(whole, rescale.fit_out(fit), list(legend_.terrain),
+                               source=source, warn=warn))
+        del whole
+        key = {**{k.terrain: [rescale.box_in(k.box)] for k in found}, **key}
     tell("terrain")
     # Symbols first: matched by the shape of their lightness, they need no light
     # correction, and a hex's terrain is what lies under its symbol.
@@ -236,8 +241,6 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     if absence:
         doc = with_absence(doc, legend_, reading.absent)
     tell("done")
-    found = tuple(replace(k, box=rescale.box_out(k.box), label_box=rescale.box_out(k.label_box))
-                  for k in found)
     return Digitization(doc, on_scan, terrain, sides, legend_, rescale.light_out(light),
                         suggestions, confidence, marks, found, reading.absent,
                         WorkingImage(pixels, fit, rescale))

@@ -57,6 +57,8 @@ class Rescale:
     [[0.5, 20.5]]
     >>> half.point_in((20.5, 0.5))
     (10.0, 0.0)
+    >>> half.box_in((100, 40, 60, 50))
+    (50.0, 20.0, 30.0, 25.0)
     """
 
     reduce: int = 1
@@ -95,11 +97,6 @@ class Rescale:
         """A box ``(x, y, w, h)`` on the scan (edges, not centres), on the reduced image."""
         k = self.reduce
         return (box[0] / k, box[1] / k, box[2] / k, box[3] / k)
-
-    def box_out(self, box: Box) -> Box:
-        """A box on the reduced image, on the scan, in whole pixels."""
-        k = self.reduce
-        return (round(box[0] * k), round(box[1] * k), round(box[2] * k), round(box[3] * k))
 
     def fit_out(self, fit: GridFit) -> GridFit:
         """A grid located on the reduced image, located on the scan.

@@ -116,3 +116,37 @@ def test_without_tesseract_key_auto_is_one_clear_line(tmp_path, monkeypatch):
     lines = got.output.strip().splitlines()
     assert len(lines) == 1 and "apt-get install tesseract-ocr" in lines[0]
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_key_auto_on_a_big_jpeg_read_at_half_size(tmp_path):
+    # The same map enlarged 2.2 times and saved as a 17-Mpx JPEG (hexes of 88 px from centre
+    # to corner, as a 300-dpi scan of a big map has): it is read at half size, the key's
+    # labels still on the scan as it is, and every box is in the scan's own pixels.
+    import cv2
+
+    folder = _folder()
+    setup = bench().load_setup()["keybox"]
+    truth = json.loads((folder / "keybox" / "truth.json").read_text())
+    legend = legend_from_data(setup["legend"], "keybox legend")
+    small = cv2.imread(str(folder / "keybox" / "map.png"))
+    big = cv2.resize(small, None, fx=2.2, fy=2.2, interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "big.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    result = digitize_scan(path, legend, grid=grid_from_data(setup["grid"], "keybox grid"),
+                           key_auto=True)
+    assert result.working is not None and result.working.rescale.reduce == 2
+    assert sorted(k.terrain for k in result.key) == sorted(setup["legend"]["terrain"])
+    height, width = big.shape[:2]
+    for swatch in result.key:
+        x, y, w, h = swatch.box
+        assert 0 <= x and x + w <= width and 0 <= y and y + h <= height, swatch
+        assert 0.5 * 2.2 * 40 < w < 2.5 * 2.2 * 40, swatch  # about a hex at the scan's scale
+    read = {result.fit.grid.id(h): t.terrain[0] for h, t in result.terrain.items()}
+    right = sum(read.get(i) == h["terrain"] for i, h in truth["hexes"].items())
+    assert right / len(truth["hexes"]) >= 0.98, right
+    # The grid in the scan's pixels: the truth's centres, enlarged, within 1% of a hex.
+    centres = np.array([truth["centers_px"][i] for i in truth["hexes"]]) * 2.2 + 0.6
+    got = result.fit.centres([result.fit.grid.hex(i) for i in truth["hexes"]])
+    width_px = result.fit.hex_width
+    assert np.hypot(*(got - centres).T).mean() < 0.01 * width_px

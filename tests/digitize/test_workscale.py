@@ -110,7 +110,6 @@ def test_what_the_builder_gives_in_scan_pixels_lands_on_the_same_place_halved():
     anchors = rescale.anchors_in({"0101": (201.0, 95.0)})
     assert anchors is not None
     assert np.allclose(rescale.to_scan(np.array([anchors["0101"]])), [[201.0, 95.0]])
-    assert rescale.box_out(rescale.box_in((100, 40, 60, 50))) == (100, 40, 60, 50)
 
 
 def test_hexes_under_the_least_radius_are_not_big_enough():
