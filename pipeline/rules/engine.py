@@ -95,18 +95,14 @@ class Engine:
         return known
 
     def _zoc_of(self, side: str) -> dict[Hex, tuple[Unit, ...]]:
-        found: dict[Hex, list[Unit]] = {}
-        zone = self.system.zone_of_control
-        for unit in self.situation.units:
-            if unit.side == side:
-                continue
-            for h in zone(self, unit):
-                here = found.get(h)
-                if here is None:
-                    found[h] = [unit]
-                else:
-                    here.append(unit)
-        return {h: tuple(us) for h, us in found.items()}
+        found: dict[Hex, tuple[Unit, ...]] = {}
+        get = found.get
+        others = [u for u in self.situation.units if u.side != side]
+        for unit, zone in self.system.zones_of_control(self, others):
+            for h in zone:
+                here = get(h)
+                found[h] = (unit,) if here is None else (*here, unit)
+        return found
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
         """Whether a hex is in an enemy ZOC for ``side``."""

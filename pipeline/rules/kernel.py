@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -46,13 +46,14 @@ from pipeline.rules.errors import RulesError
 from pipeline.rules.explain import who
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.numbering import numbering
-from pipeline.rules.select import any_holds, moving_class, selects
+from pipeline.rules.select import any_holds, moving_class, moving_classes, selects
 from pipeline.rules.situation import Unit
 from pipeline.rules.stacking import (
     counted_markers,
     hex_limit_words,
     lone_refusals,
     once_left_hexes,
+    plain_count,
     stacking_verdict,
 )
 from pipeline.rules.supply import supply_answers
@@ -72,11 +73,13 @@ from pipeline.rules.verdict import SupplyAnswer, Verdict
 from pipeline.rules.zoc import (
     ZocEffects,
     exerted_cite,
+    exerting,
     exerts_zoc,
     ignores_ezoc,
     zoc_around,
     zoc_effects,
     zoc_reaches,
+    zones_around,
 )
 
 if TYPE_CHECKING:
@@ -160,7 +163,7 @@ _STEP_HOOKS = ("steps", "stepper", "enter", "end", "end_checks", "end_refusals",
 # A question's movers' ids, its Mover, step table, remembered hexes, the hexes where a lone
 # mover's end needs a look and the refusals among them known before it (lone_refusals).
 _Asking = tuple[tuple[str, ...], Mover, _Table, frozenset[Hex], frozenset[Hex],
-                dict[Hex, Verdict] | None]
+                dict[Hex, int] | None]
 
 
 class Kernel(System):
@@ -208,7 +211,7 @@ class Kernel(System):
         return frozenset(once_left_hexes(engine))
 
     def _end_hexes(self, engine: Engine, query: MoveQuery
-                   ) -> tuple[frozenset[Hex], dict[Hex, Verdict] | None]:
+                   ) -> tuple[frozenset[Hex], dict[Hex, int] | None]:
         """Where a lone mover's end needs a look, and the refusals known there before it.
 
         Where stacking is the plain count and this system keeps the kernel's stacking, the
@@ -230,7 +233,7 @@ class Kernel(System):
                 once = once_left_hexes(engine)
                 crowded = {h for h in crowded if h in once}.union(refusals)
             known = memo[key] = (frozenset(crowded), refusals)
-        return cast("tuple[frozenset[Hex], dict[Hex, Verdict] | None]", known)
+        return cast("tuple[frozenset[Hex], dict[Hex, int] | None]", known)
 
     def _mover(self, engine: Engine, query: MoveQuery) -> Mover:
         unit = query.unit
@@ -344,10 +347,10 @@ class Kernel(System):
         known = memo.get(key)
         if known is None:
             gmap = engine.situation.map
-            mixes = {tags for tags in (gmap.tags(h) for h in engine.grid.adjacency)
-                     if any(t in tags for t in terrain)}
+            hexes = gmap.numbers.hexes
             known = memo[key] = frozenset(
-                h for h in engine.grid.adjacency if gmap.tags(h) in mixes)
+                hexes[x] for i, tags in enumerate(gmap.terrain_mixes[0])
+                if any(t in tags for t in terrain) for x in gmap.mix_hexes(i))
         return cast("frozenset[Hex]", known)
 
     # -- movement hooks ----------------------------------------------------------------
@@ -792,10 +795,10 @@ class Kernel(System):
         memo = (engine.memo if own_costs or mover.kind[-1]
                 else engine.situation.position_memo)
         if kind.numbers is None:
-            ids = numbering(engine).ids
-            kind.numbers = (frozenset(ids[h] for h in kind.special),
-                            frozenset(ids[h] for h in mover.barred),
-                            frozenset(ids[h] for h in remembered))
+            number = numbering(engine).ids.__getitem__
+            kind.numbers = (frozenset(map(number, kind.special)),
+                            frozenset(map(number, mover.barred)),
+                            frozenset(map(number, remembered)))
         return PlainSteps(memo, (self.name, *mover.kind), kind.numbers[1],
                           self._numbered_row(engine, query, mover, kind),
                           None if own_costs else self._scaled_rows(engine, mover, kind))
@@ -930,7 +933,7 @@ class Kernel(System):
             lone = last[5]
             # Its own hex counts it among the friends there: asked below (a path back).
             if lone is not None and move.hex in lone and move.hex != query.unit.hex:
-                return lone[move.hex]
+                return plain_count(engine, move.hex, lone[move.hex])
         ends = last[1].ends
         if move.hex in ends:
             return ends[move.hex]
@@ -952,9 +955,9 @@ class Kernel(System):
             return None
         return self._asking(engine, query)[4]
 
-    def end_refusals(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict] | None:
+    def end_refusals(self, engine: Engine, query: MoveQuery) -> Container[Hex] | None:
         """A lone mover's refusals where stacking is the plain count
-        (:func:`~pipeline.rules.stacking.lone_refusals`): :meth:`end` gives them."""
+        (:func:`~pipeline.rules.stacking.lone_refusals`): :meth:`end` words them."""
         if len(query.movers) != 1:
             return None
         return self._asking(engine, query)[5]
@@ -1031,6 +1034,26 @@ class Kernel(System):
             return list(around)
         return list(zoc_around(engine, unit, moving_class(engine, unit)
                                if reach.not_across_prohibited else ""))
+
+    def zones_of_control(self, engine: Engine, units: Sequence[Unit]
+                         ) -> Iterable[tuple[Unit, Sequence[Hex]]]:
+        """:meth:`zone_of_control` of each unit, the profile's rules read once for them all
+        (a new position asks it of every unit): who exerts one
+        (:func:`~pipeline.rules.zoc.exerting`) and where it reaches
+        (:func:`~pipeline.rules.zoc.zones_around`)."""
+        cls = type(self)
+        if (cls.zone_of_control is not Kernel.zone_of_control
+                or cls.exerts_zoc is not Kernel.exerts_zoc
+                or cls.zoc_reaches is not Kernel.zoc_reaches):
+            return super().zones_of_control(engine, units)
+        found = exerting(engine, [u for u in units if u.hex is not None])
+        reach, adjacency = engine.profile.zoc.reach, engine.grid.adjacency
+        if not (reach.blocked_by_hexsides or reach.not_across_prohibited
+                or reach.not_into_terrain):
+            return [(u, adjacency[u.hex]) for u in found]  # type: ignore[index]
+        classes = (moving_classes(engine, found) if reach.not_across_prohibited
+                   else [""] * len(found))
+        return zip(found, zones_around(engine, found, classes), strict=True)
 
     # -- stacking and supply --------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from pipeline.rules.situation import Unit
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["any_holds", "compile_selector", "holds_any", "moving_class", "out_of_supply",
-           "selector_holds", "selects"]
+__all__ = ["any_holds", "compile_selector", "holding_any", "holds_any", "moving_class",
+           "moving_classes", "out_of_supply", "selector_holds", "selects"]
 
 Roles = Mapping[str, Sequence[UnitSelector]]
 
@@ -68,30 +68,44 @@ def selector_holds(roles: Roles, selector: UnitSelector, unit: Unit, unit_class:
 def moving_class(engine: Engine, unit: Unit) -> str:
     """The class a unit moves and pays terrain as: the first ``movement.moves_as`` entry that
     names it (matched on its printed class), else its printed class."""
-    profile = engine.profile
-    if not profile.movement.moves_as:
+    if not engine.profile.movement.moves_as:
         return unit.unit_class
-    key = ("moving_class", unit.id)
-    known = engine.memo.get(key)
+    rules, classes = _moves_as(engine)
+    known = classes.get(unit.id)
     if known is None:
-        known = unit.unit_class
-        for test, unit_class in _moves_as(engine):
-            if test(unit, unit.unit_class):
-                known = unit_class
-                break
-        engine.memo[key] = known
-    assert isinstance(known, str)
+        known = classes[unit.id] = _moving_as(rules, unit)
     return known
 
 
-def _moves_as(engine: Engine) -> tuple[tuple[Test, str], ...]:
-    """``movement.moves_as`` compiled (:func:`compile_selector`), once per engine."""
+def moving_classes(engine: Engine, units: Sequence[Unit]) -> list[str]:
+    """:func:`moving_class` of each of ``units``."""
+    if not engine.profile.movement.moves_as:
+        return [u.unit_class for u in units]
+    rules, classes = _moves_as(engine)
+    found = list(map(classes.get, [u.id for u in units]))
+    for i, known in enumerate(found):
+        if known is None:
+            unit = units[i]
+            found[i] = classes[unit.id] = _moving_as(rules, unit)
+    return found  # type: ignore[return-value]
+
+
+def _moving_as(rules: tuple[tuple[Test, str], ...], unit: Unit) -> str:
+    for test, unit_class in rules:
+        if test(unit, unit.unit_class):
+            return unit_class
+    return unit.unit_class
+
+
+def _moves_as(engine: Engine) -> tuple[tuple[tuple[Test, str], ...], dict[str, str]]:
+    """``movement.moves_as`` compiled (:func:`compile_selector`), once per engine, and the
+    class each unit moves as by its id, filled in as asked."""
     known = engine.memo.get(("moves_as",))
     if known is None:
         profile = engine.profile
-        known = engine.memo[("moves_as",)] = tuple(
+        known = engine.memo[("moves_as",)] = (tuple(
             (compile_selector(profile.roles, rule), rule.unit_class)
-            for rule in profile.movement.moves_as)
+            for rule in profile.movement.moves_as), {})
     return known  # type: ignore[return-value]
 
 
@@ -181,16 +195,35 @@ def holds_any(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> 
     """Whether any of ``selectors`` names ``unit``: :func:`any_holds` as one test, compiled
     once per engine with its answers remembered per unit (who exerts a ZOC is asked of
     every unit of every fresh engine)."""
+    test, answers = _any_test(engine, selectors)
+    answer = answers.get(unit.id)
+    if answer is None:
+        answer = answers[unit.id] = test(unit, moving_class(engine, unit))
+    return answer
+
+
+def holding_any(engine: Engine, selectors: Sequence[UnitSelector], units: Sequence[Unit]
+                ) -> list[bool]:
+    """:func:`holds_any` of each of ``units``, the test looked up once."""
+    test, answers = _any_test(engine, selectors)
+    found = []
+    for unit, unit_class in zip(units, moving_classes(engine, units), strict=True):
+        answer = answers.get(unit.id)
+        if answer is None:
+            answer = answers[unit.id] = test(unit, unit_class)
+        found.append(answer)
+    return found
+
+
+def _any_test(engine: Engine, selectors: Sequence[UnitSelector]
+              ) -> tuple[Test, dict[str, bool]]:
+    """``selectors`` compiled as one test (once per engine), and its answers by unit id."""
     known = engine.selectors.get(id(selectors))
     if known is None or known[0] is not selectors:  # kept with its list: ids are reused
         roles = engine.profile.roles
         known = engine.selectors[id(selectors)] = (
             selectors, _any_of(tuple(compile_selector(roles, s) for s in selectors)), {})
-    answers = known[2]
-    answer = answers.get(unit.id)
-    if answer is None:
-        answer = answers[unit.id] = known[1](unit, moving_class(engine, unit))
-    return answer
+    return known[1], known[2]
 
 
 def any_holds(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> UnitSelector | None:

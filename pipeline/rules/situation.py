@@ -294,17 +294,20 @@ class Situation:
     @cached_property
     def occupants(self) -> dict[Hex, tuple[Unit, ...]]:
         """Units on the map by hex."""
-        found: dict[Hex, list[Unit]] = {}
+        found: dict[Hex, tuple[Unit, ...]] = {}
         for u in self.units:
-            if u.hex is not None:
-                found.setdefault(u.hex, []).append(u)
-        return {h: tuple(us) for h, us in found.items()}
+            h = u.hex
+            if h is not None:
+                here = found.get(h)
+                found[h] = (u,) if here is None else (*here, u)
+        return found
 
     @cached_property
     def mixed_hexes(self) -> dict[Hex, tuple[Unit, ...]]:
         """Hexes holding units of more than one side, with their units (only a saved game
         read with ``mixed="report"`` keeps any: :func:`refuse_mixed_hexes`)."""
-        return {h: us for h, us in self.occupants.items() if len({u.side for u in us}) > 1}
+        return {h: us for h, us in self.occupants.items()
+                if len(us) > 1 and any(u.side != us[0].side for u in us)}
 
     def units_in(self, h: Hex) -> tuple[Unit, ...]:
         """Units in a hex."""

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 Number = Fraction | int
 
 __all__ = ["counted_markers", "hex_limit_words", "lone_refusals", "once_left_hexes",
-           "stacking_verdict"]
+           "plain_count", "stacking_verdict"]
 
 
 def counted_markers(engine: Engine, h: Hex) -> dict[str, int]:
@@ -118,7 +118,7 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
         # The plain count (000 §5.3): no share, no free unit, no marker to weigh; it reads
         # only how many units there are: one verdict per hex and number (a move's end asks
         # it of every hex where friends stand).
-        return _plain_count(engine, h, len(units))
+        return plain_count(engine, h, len(units))
     name = engine.name(h)
     facts = [_facts(engine, u) for u in units]
     refused = _limits_by_unit(engine, name, units, facts) or _mixing(
@@ -139,13 +139,14 @@ def stacking_verdict(engine: Engine, h: Hex, units: Sequence[Unit]) -> Verdict:
     return Verdict(False, cite, name, reason.replace(" in a hex that holds", ", more than"))
 
 
-def lone_refusals(engine: Engine, side: str) -> dict[Hex, Verdict] | None:
+def lone_refusals(engine: Engine, side: str) -> dict[Hex, int] | None:
     """Where stacking is the plain count, the hexes one unit of ``side`` may not end its
-    move in for the friendly units already there, with why (000 §5.3): the same for every
-    lone mover of the side, so worked out once per position. ``None`` where the answer
-    reads more than a count (points, shares, counted markers, nationalities): asked of
-    each move. A hex a unit may not stack in again after leaving (000 §11.2.1) is left
-    out: that reads the mover's own flag (:func:`stacking_verdict` answers it).
+    move in for the friendly units already there, each with the count of units it would
+    make there (000 §5.3; :func:`plain_count` words the refusal): the same for every lone
+    mover of the side, so worked out once per position. ``None`` where the answer reads
+    more than a count (points, shares, counted markers, nationalities): asked of each
+    move. A hex a unit may not stack in again after leaving (000 §11.2.1) is left out:
+    that reads the mover's own flag (:func:`stacking_verdict` answers it).
 
     A move's end asks it of every hex where friends stand, and most moves are of one unit.
     """
@@ -161,12 +162,29 @@ def lone_refusals(engine: Engine, side: str) -> dict[Hex, Verdict] | None:
         for u in engine.situation.units:
             if u.side == side and u.hex is not None and u.hex not in once:
                 count[u.hex] = count.get(u.hex, 0) + 1
-        found: dict[Hex, Verdict] = {}
-        for h, n in count.items():
-            verdict = _plain_count(engine, h, n + 1)
-            if not verdict.legal:
-                found[h] = verdict
-        known = memo[key] = found
+        # The limit of each hex as _hex_limit reads it, compared as _counted compares it.
+        limits, most = _hex_limits(engine), float(rules.limit)  # type: ignore[arg-type]
+        known = memo[key] = {h: n + 1 for h, n in count.items()
+                             if n + 1 > float(limits.get(h, most))}
+    return known  # type: ignore[return-value]
+
+
+def _hex_limits(engine: Engine) -> dict[Hex, float]:
+    """The hexes of the ``hex_limits`` entries, each with the limit of the first entry that
+    holds it (:func:`_hex_limit`): the position's (its map and markers)."""
+    memo = engine.situation.position_memo
+    known = memo.get(("hex_limits",))
+    if known is None:
+        sit = engine.situation
+        found: dict[Hex, float] = {}
+        for special in engine.profile.stacking.hex_limits:
+            # A marker's hexes are few: look there first, not over the whole map.
+            candidates = ([m.hex for m in sit.markers if m.type == special.marker]
+                          if special.marker is not None else list(engine.grid.adjacency))
+            for h in candidates:
+                if h is not None and h not in found and _in_hex_limit(engine, special, h):
+                    found[h] = special.limit
+        known = memo[("hex_limits",)] = found
     return known  # type: ignore[return-value]
 
 
@@ -178,7 +196,7 @@ def _counts_plainly(engine: Engine) -> bool:
             and not rules.exclusive_markers and rules.limit is not None)
 
 
-def _plain_count(engine: Engine, h: Hex, count: int) -> Verdict:
+def plain_count(engine: Engine, h: Hex, count: int) -> Verdict:
     """:func:`stacking_verdict` by the plain count: ``count`` units against the hex's
     limit (``hex_limits`` first); one verdict per hex and number, for every engine on
     the position (it reads the map, the markers and the profile only)."""

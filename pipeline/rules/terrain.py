@@ -490,13 +490,11 @@ def prohibited_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     if known is None:
         chart, gmap = engine.situation.chart, engine.situation.map
         banned = {t for t in chart.hex if chart.hex_cost(t, unit_class) == "P"}
-        terrain, bare = gmap.terrain, (gmap.default_terrain,)
+        hexes = gmap.numbers.hexes
         # Asked once for each mix of terrains on the map.
-        mixes = {tags for tags in {terrain.get(h, bare) for h in engine.grid.adjacency}
-                 if not banned.isdisjoint(tags)} if banned else set()
         known = memo[key] = frozenset(
-            h for h in engine.grid.adjacency if terrain.get(h, bare) in mixes
-        ) if mixes else frozenset()
+            hexes[x] for i, tags in enumerate(gmap.terrain_mixes[0])
+            if not banned.isdisjoint(tags) for x in gmap.mix_hexes(i)) if banned else frozenset()
     assert isinstance(known, frozenset)
     return known
 

@@ -11,20 +11,22 @@ the units it never affects (000 §11.2.3 Rangers).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from itertools import filterfalse
+from typing import TYPE_CHECKING, cast
 
 from pipeline.hexgrid import Hex
 from pipeline.model.rulesprofile import EzocToEzoc, ZocEnter, ZocLeave
-from pipeline.rules.select import any_holds, holds_any, moving_class, selects
+from pipeline.rules.select import any_holds, holding_any, holds_any, moving_class, selects
 from pipeline.rules.situation import Unit
 from pipeline.rules.terrain import prohibited_hexes, prohibiting, road_hexes
 
 if TYPE_CHECKING:
     from pipeline.rules.engine import Engine
 
-__all__ = ["ZocEffects", "exerted_cite", "exerts_zoc", "ignores_ezoc", "negates", "zoc_around",
-           "zoc_closed_hexes", "zoc_effects", "zoc_reaches"]
+__all__ = ["ZocEffects", "exerted_cite", "exerting", "exerts_zoc", "ignores_ezoc", "negates",
+           "zoc_around", "zoc_closed_hexes", "zoc_effects", "zoc_reaches", "zones_around"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,25 @@ def exerts_zoc(engine: Engine, unit: Unit) -> bool:
     if zoc.not_exerted_by and holds_any(engine, zoc.not_exerted_by, unit):
         return False
     return not zoc.suspended or not _suspended(engine, unit)
+
+
+def exerting(engine: Engine, units: Sequence[Unit]) -> list[Unit]:
+    """The units of ``units`` that exert a ZOC (:func:`exerts_zoc` of each, its rules
+    looked up once: every new position asks it of every unit)."""
+    zoc = engine.profile.zoc
+    if not zoc.exerted:
+        return []
+    found = list(units)
+    if zoc.exerted_by:
+        found = [u for u, named in zip(found, holding_any(engine, zoc.exerted_by, found),
+                                       strict=True) if named]
+    if zoc.not_exerted_by:
+        found = [u for u, named in zip(found, holding_any(engine, zoc.not_exerted_by, found),
+                                       strict=True) if not named]
+    turn = engine.situation.turn
+    if any(turn in rule.turns for rule in zoc.suspended):
+        found = [u for u in found if not _suspended(engine, u)]
+    return found
 
 
 def _suspended(engine: Engine, unit: Unit) -> bool:
@@ -127,6 +148,42 @@ def zoc_around(engine: Engine, unit: Unit, unit_class: str) -> tuple[Hex, ...]:
     return known
 
 
+def zones_around(engine: Engine, units: Sequence[Unit], classes: Sequence[str]
+                 ) -> list[tuple[Hex, ...]]:
+    """:func:`zoc_around` of each of ``units`` (on the map), moving as ``classes``, from the
+    same table: a hex with only bare hexsides around is closed only by the terrain
+    entered (:func:`zoc_closed_hexes`), the others are looked at hexside by hexside."""
+    memo, gmap = engine.situation.terrain_memo, engine.situation.map
+    adjacency, featured, ids = engine.grid.adjacency, gmap.featured_around, gmap.numbers.ids
+    found: list[tuple[Hex, ...]] = []
+    tables: dict[str, tuple[dict[Hex, tuple[Hex, ...]], frozenset[Hex]]] = {}
+    for unit, unit_class in zip(units, classes, strict=True):
+        here = unit.hex
+        assert here is not None
+        table = tables.get(unit_class)
+        if table is None:
+            kept = memo.get(("zoc_around", unit_class))
+            if kept is None:
+                kept = memo[("zoc_around", unit_class)] = {}
+            table = tables[unit_class] = (cast("dict[Hex, tuple[Hex, ...]]", kept),
+                                          zoc_closed_hexes(engine, unit_class))
+        by_hex, closed = table
+        known = by_hex.get(here)
+        if known is None:
+            around, sides = adjacency[here], featured.get(ids[here])
+            if sides is not None:  # as zoc_around: the hexside's features, or the terrain
+                known = tuple(n for n, features in zip(around, sides, strict=True)
+                              if (zoc_reaches(engine, unit, n) if features else
+                                  n not in closed))
+            elif not closed or closed.isdisjoint(around):
+                known = around
+            else:
+                known = tuple(filterfalse(closed.__contains__, around))
+            by_hex[here] = known
+        found.append(known)
+    return found
+
+
 def zoc_closed_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
     """The hexes a ZOC does not enter across a bare hexside (``zoc.reach``): terrain it
     does not enter, and with ``not_across_prohibited`` terrain prohibited to ``unit_class``
@@ -139,11 +196,9 @@ def zoc_closed_hexes(engine: Engine, unit_class: str) -> frozenset[Hex]:
         if engine.profile.zoc.reach.not_into_terrain:
             # Whether a ZOC enters a hex depends on its mix of terrains: asked once a mix.
             gmap = engine.situation.map
-            terrain, bare = gmap.terrain, (gmap.default_terrain,)
-            mixes = {terrain.get(h, bare) for h in engine.grid.adjacency}
-            closed = {tags for tags in mixes if _proof(engine, tags)}
-            proof = frozenset(h for h in engine.grid.adjacency
-                              if terrain.get(h, bare) in closed) if closed else frozenset()
+            hexes = gmap.numbers.hexes
+            proof = frozenset(hexes[x] for i, tags in enumerate(gmap.terrain_mixes[0])
+                              if _proof(engine, tags) for x in gmap.mix_hexes(i))
         known = memo[key] = proof | prohibited_hexes(engine, unit_class) if unit_class \
             else proof
     assert isinstance(known, frozenset)

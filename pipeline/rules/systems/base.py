@@ -10,7 +10,7 @@ profile's) and reads the profile keys it declares in :attr:`System.reads`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -170,10 +170,10 @@ class System:
         remember something (the default asks everywhere)."""
         return None
 
-    def end_refusals(self, engine: Engine, query: MoveQuery) -> dict[Hex, Verdict] | None:
-        """What :meth:`end` answers a state that remembers nothing where it refuses it,
-        known before the search (away from the mover's own hex), or ``None``: the search
-        then asks :meth:`end` (the default)."""
+    def end_refusals(self, engine: Engine, query: MoveQuery) -> Container[Hex] | None:
+        """The hexes where :meth:`end` refuses a state that remembers nothing, known
+        before the search (away from the mover's own hex), or ``None``: the search then
+        asks :meth:`end` (the default)."""
         return None
 
     # -- zones of control ----------------------------------------------------------
@@ -193,6 +193,13 @@ class System:
             return []
         return [n for n in engine.grid.neighbours(unit.hex)
                 if self.zoc_reaches(engine, unit, n)]
+
+    def zones_of_control(self, engine: Engine, units: Sequence[Unit]
+                         ) -> Iterable[tuple[Unit, Sequence[Hex]]]:
+        """Each of ``units`` with its :meth:`zone_of_control` (all of a side's units at
+        once: a system may look its rules up once for them all)."""
+        zone = self.zone_of_control
+        return ((unit, zone(engine, unit)) for unit in units)
 
     # -- other questions -----------------------------------------------------------
 
