@@ -380,8 +380,9 @@ def _enemy_hexes(engine: Engine, side: str) -> frozenset[Hex]:
     memo = engine.situation.position_memo
     known = memo.get(key)
     if known is None:
-        sit = engine.situation
-        known = memo[key] = frozenset(h for h in sit.occupants if sit.enemy_in(h, side))
+        known = memo[key] = frozenset(
+            h for h, here in engine.situation.occupants.items()
+            if any(u.side != side for u in here))
     return known  # type: ignore[return-value]
 
 
@@ -420,26 +421,38 @@ def _supply_map(engine: Engine) -> _Map:
 
 def _make_supply_map(engine: Engine) -> _Map:
     """What each hex counts and the limits it falls under: the same for every hex of one
-    mix of terrains with the same feature hexsides, so worked out once per such mix (the
-    hexes along a counted feature looked at apart)."""
+    mix of terrains (:attr:`~pipeline.rules.situation.GameMap.terrain_mixes`), so worked
+    out once a mix, and for the hexes along a counted feature once per such mix with the
+    same feature hexsides."""
     length = engine.profile.supply.length
     gmap = engine.situation.map
     features = tuple(sorted({e.feature for e in length.hex_counts if e.feature is not None}))
     along = frozenset().union(*(gmap.feature_hexes(f) for f in features))
-    bare, none = (gmap.default_terrain,), tuple(False for _ in features)
+    mixes, mix_of, _ = gmap.terrain_mixes
+    none = tuple(False for _ in features)
+    by_mix = [_counted(engine, tags, none, features) for tags in mixes]
+    counts = list(map([kind[0] for kind in by_mix].__getitem__, mix_of))
+    limited = {x: by_mix[m][1] for m in range(len(mixes)) if by_mix[m][1]
+               for x in gmap.mix_hexes(m)}
+    if not along:
+        return _Map(counts, limited, frozenset(
+            kind[0][1] for kind in by_mix if kind[0][1] is not None))
     kinds: dict[tuple[tuple[str, ...], tuple[bool, ...]],
                 tuple[tuple[float, int | None], tuple[int, ...]]] = {}
-    counts: list[tuple[float, int | None]] = []
-    limited: dict[int, tuple[int, ...]] = {}
-    for x, h in enumerate(numbering(engine).hexes):
-        key = (gmap.terrain.get(h, bare), none if h not in along else
-               tuple(gmap.is_feature_hex(h, f) for f in features))
+    ids = gmap.numbers.ids
+    for h in along:
+        x = ids.get(h)
+        if x is None:
+            continue  # a hexside on the map's edge names a hex off it
+        key = (mixes[mix_of[x]], tuple(gmap.is_feature_hex(h, f) for f in features))
         kind = kinds.get(key)
         if kind is None:
             kind = kinds[key] = _counted(engine, *key, features)
-        counts.append(kind[0])
+        counts[x] = kind[0]
         if kind[1]:
             limited[x] = kind[1]
+        else:
+            limited.pop(x, None)
     return _Map(counts, limited, frozenset(i for _, i in counts if i is not None))
 
 
@@ -460,8 +473,8 @@ def _counted(engine: Engine, tags: tuple[str, ...], along: tuple[bool, ...],
                           if lim.terrain in tags)
 
 
-def _side_of(engine: Engine, a: Hex, b: Hex) -> _Side:
-    features = engine.situation.map.features(a, b)
+def _side_of(engine: Engine, features: frozenset[str]) -> _Side:
+    """A hexside of these features as tracing sees it."""
     if not features:
         return _PLAIN
     rules = engine.profile.supply
@@ -561,22 +574,20 @@ def _passes(engine: Engine, side: str, x: Hex, start: bool) -> bool:
 
 
 def _sides_around(engine: Engine) -> dict[int, tuple[_Side, ...]]:
-    """Around each hex with a featured hexside (by number), the hexside to each neighbour
-    as tracing sees it, in the grid's order (a hexside on the map's edge, naming a hex off
-    it, is no step of a line)."""
+    """Around each hex with a hexside the map lists (by number), the hexside to each
+    neighbour as tracing sees it, in the grid's order
+    (:attr:`~pipeline.rules.situation.GameMap.featured_around`: a hexside on the map's
+    edge, naming a hex off it, is no step of a line)."""
     def make(engine: Engine) -> dict[int, tuple[_Side, ...]]:
-        numbers, sides = numbering(engine), _sides(engine)
-        ids, around = numbers.ids, numbers.around
-        found: dict[int, list[_Side]] = {}
-        for (a, b), side in sides.items():  # the step from a into b, seen from b
-            x, y = ids.get(b), ids.get(a)
-            if x is None or y is None or y not in around[x]:
-                continue
-            row = found.get(x)
-            if row is None:
-                row = found[x] = [_PLAIN] * len(around[x])
-            row[around[x].index(y)] = side
-        return {x: tuple(row) for x, row in found.items()}
+        # What a hexside is to a line depends on its features alone: few kinds on a map.
+        featured = engine.situation.map.featured_around
+        kinds: dict[frozenset[str] | None, _Side] = {None: _PLAIN}
+        for sides in featured.values():
+            for features in sides:
+                if features not in kinds:
+                    kinds[features] = _side_of(engine, features)  # type: ignore[arg-type]
+        kind = kinds.__getitem__
+        return {x: tuple(map(kind, sides)) for x, sides in featured.items()}
     return _position_kept(engine, "supply_sides_around", make)
 
 
@@ -592,37 +603,15 @@ def _present(engine: Engine) -> frozenset[str]:
     def make(engine: Engine) -> frozenset[str]:
         gmap = engine.situation.map
         found = {f for feats in set(gmap.hexsides.values()) for f in feats}
-        terrain, adjacency = gmap.terrain, engine.grid.adjacency
-        if len(terrain) == len(adjacency) and terrain.keys() <= adjacency.keys():
-            mixes = set(terrain.values())  # every hex of the map listed, and only those
-        else:
-            bare = (gmap.default_terrain,)
-            mixes = {terrain.get(h, bare) for h in adjacency}
-        return frozenset(found | {t for tags in mixes for t in tags})
+        return frozenset(found.union(*gmap.terrain_mixes[0]))
     return _position_kept(engine, "supply_present", make)
 
 
 def _featured(engine: Engine) -> frozenset[int]:
-    """The numbers of the hexes with at least one hexside that has a feature (a hexside
-    on the map's edge names a hex off it, which has none)."""
-    ids = numbering(engine).ids
-    return _position_kept(engine, "supply_featured", lambda e: frozenset(
-        ids[h] for side in e.situation.map.hexsides for h in (side.a, side.b) if h in ids))
-
-
-def _sides(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
-    """Every hexside with a feature, both ways round, as tracing sees it."""
-    def make(engine: Engine) -> dict[tuple[Hex, Hex], _Side]:
-        found: dict[tuple[Hex, Hex], _Side] = {}
-        # What a hexside is to a line depends on its features alone: few kinds on a map.
-        kinds: dict[frozenset[str], _Side] = {}
-        for side, features in engine.situation.map.hexsides.items():
-            kind = kinds.get(features)
-            if kind is None:
-                kind = kinds[features] = _side_of(engine, side.a, side.b)
-            found[(side.a, side.b)] = found[(side.b, side.a)] = kind
-        return found
-    return _position_kept(engine, "supply_sides", make)
+    """The numbers of the hexes with a hexside the map lists (:func:`_sides_around`; a
+    hexside on the map's edge names a hex off it, and its steps are none)."""
+    return _position_kept(engine, "supply_featured",
+                          lambda e: frozenset(e.situation.map.featured_around))
 
 
 def _closed_numbers(engine: Engine, tracing: Tracing) -> frozenset[int]:
@@ -633,8 +622,8 @@ def _closed_numbers(engine: Engine, tracing: Tracing) -> frozenset[int]:
     memo = engine.situation.position_memo
     known = memo.get(key)
     if known is None:
-        ids = numbering(engine).ids
-        known = memo[key] = frozenset(ids[h] for h in _closed(engine, tracing.side, relaxed))
+        known = memo[key] = frozenset(map(numbering(engine).ids.__getitem__,
+                                          _closed(engine, tracing.side, relaxed)))
     return cast("frozenset[int]", known)
 
 
