@@ -157,3 +157,17 @@ def test_on_the_photo_reading_a_shadow_is_one_region_and_a_slip_beside_it_is_nam
         got = score(validate_text(text, file="typed.json", against=reading).findings, made,
                     clean.findings)
         assert got.missed == [], (seed, got.missed)
+
+
+@pytest.mark.slow
+def test_on_the_halftone_reading_a_terrain_it_sees_none_of_is_named():
+    # Halftone, learner seed 0: of 300 terrain slips, those on hexes whose reading has an
+    # opinion (its main terrain at 0.5 or more) and sees none of the typed terrain.
+    reading = _reading("halftone")
+    alarms, slips = _terrain_slips("halftone", reading, range(10))
+    assert alarms == []
+    unseen = [(e, named) for e, named in slips
+              if reading.hexes[e.hexes[0]].confidence >= 0.5
+              and _typed_as(e) not in (reading.hexes[e.hexes[0]].fractions or {})]
+    assert len(unseen) >= 200
+    assert [e for e, named in unseen if not named] == []

@@ -445,11 +445,42 @@ def test_a_region_is_read_as_one_terrain_however_sure_and_a_slip_beside_it_stays
     assert sorted(patch.hexes) == sorted(reading)
     assert [(f.where, f.severity) for f in found if f.kind == "terrain_differs"] == [
         ("0103", "error")]
-    # Read less surely, all but one a look alone: the same region all the same.
+    # Read less surely, the same region all the same; its confidence is its least sure
+    # alarm's (0202, at 0.45, is a look alone; 0201 sees no clear at 0.55, an alarm).
     reading = {"0101": 0.95, "0102": 0.6, "0201": 0.55, "0202": 0.45}
     for h, conf in reading.items():
         demo_data["hexes"][h]["confidence"] = conf
     found = diff_maps(typed, map_from_data(demo_data)).findings
     [patch] = [f for f in found if f.kind == "terrain_region_differs"]
-    assert sorted(patch.hexes) == sorted(reading) and patch.confidence == 0.95
+    assert sorted(patch.hexes) == sorted(reading) and patch.confidence == 0.55
     assert [f.where for f in found if f.kind == "terrain_differs"] == ["0103"]
+
+
+def test_a_typed_terrain_a_reading_with_an_opinion_sees_none_of_is_an_alarm(demo_data,
+                                                                             demo_map):
+    # Halftone, learner seed 0: a reading of its main terrain at 0.5 or more (more likely
+    # than all the others together) that sees none of the typed terrain in the hex.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["rough"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["clear", "woods"], "confidence": 0.6,
+                                  "fractions": {"clear": 0.7, "woods": 0.3}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert found[0].message.endswith("at confidence 0.60, and no rough in the hex")
+    # Below 0.5 the reading's main terrain is more likely wrong than right, and its shares
+    # may leave the hex's terrain out (icons: woods read as forest at 0.29, no woods in it).
+    demo_data["hexes"]["0101"]["confidence"] = 0.45
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
+    # Seen in a little of the hex, the typed terrain leaves the reading's doubt a look.
+    demo_data["hexes"]["0101"].update(confidence=0.6,
+                                      fractions={"clear": 0.7, "woods": 0.27, "rough": 0.03})
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
+    # A terrain the reading cannot read at all: its absence from the shares says nothing.
+    demo_data["hexes"]["0101"]["fractions"] = {"clear": 0.7, "woods": 0.3}
+    typed = map_from_data({**demo_data, "terrain_types": {**demo_data["terrain_types"],
+                                                          "orchard": {}},
+                           "hexes": {**demo_data["hexes"], "0101": {"terrain": ["orchard"]}}})
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "check")]
