@@ -16,18 +16,21 @@ met or not on both. The June '44
 and tactical systems read the same position too (their unit classes and feature names).
 
 Each timed call builds a fresh engine on the same position, as a position held by the
-studio or a game is asked many questions. The position keeps for every engine what
-depends on it alone: the terrain costs of its map (``Situation.terrain_memo``: what a
-step or a line costs) and the facts its units set (``Situation.position_memo``: each
-side's zones of control, the hexes enemy units bar, where moves stop, each kind of
-mover's plain steps, where a lone mover may not end); each question's own work (its
-search, supply's lines and their explanations) is timed.
-The "new position" rows time a copy of the position each call, which works all of it out
-again (a command answering one question); the map's own topology (its hexes numbered,
-each hex's neighbours) stays with the map, as its adjacency does. A reachable set is its
-hexes and their MP (what most questions read); each hex's path and the refusals of the
-hexes beside are worked out when first read, and the "paths and refusals read" row reads
-them too.
+studio or a game is asked many questions. The map keeps for every position on it what
+depends on the map and the rules alone (``Situation.terrain_memo``: what a step or a line
+costs, each hex's steps before any unit stands near), and the position keeps for every
+engine the facts its units set (``Situation.position_memo``: each side's zones of
+control, the hexes enemy units bar, where moves stop, each kind of mover's steps near
+them, where a lone mover may not end); each question's own work (its search, supply's
+lines and their explanations) is timed.
+The "new position" rows time a new position on the same map each call
+(``Situation.with_position``, the units as they stand), which works out every fact its
+units set again, as a game moving from position to position does. The "new game" rows
+copy the map too, so that everything is worked out again but the grid's adjacency (its
+hexes numbered, the terrain costs, every hex's steps): a command answering one question.
+A reachable set is its hexes and their MP (what most questions read); each hex's path and
+the refusals of the hexes beside are worked out when first read, and the "paths and
+refusals read" row reads them too.
 
 The scaling rows time the reachable set and supply on maps of 500, 2,000, 8,000 and
 32,000 hexes, as dense in units, roads and rivers as the bench map, and print how the time
@@ -259,13 +262,22 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
             assert reach.paths.keys() == reach.costs.keys() and reach.refused is not None
 
     def reach_new() -> None:
-        # A new position (a copy of the situation): everything worked out again.
-        engine = Engine(dataclasses.replace(sit))
+        # A new position on the same map: every fact its units set worked out again.
+        engine = Engine(sit.with_position(sit.units))
         for u in movers:
             engine.reachable(u.id)
 
     def supply_new() -> None:
-        Engine(dataclasses.replace(sit)).supply()
+        Engine(sit.with_position(sit.units)).supply()
+
+    def reach_cold() -> None:
+        # A new game: the map's own facts worked out again too.
+        engine = Engine(dataclasses.replace(sit, map=dataclasses.replace(sit.map)))
+        for u in movers:
+            engine.reachable(u.id)
+
+    def supply_cold() -> None:
+        Engine(dataclasses.replace(sit, map=dataclasses.replace(sit.map))).supply()
 
     def supply_all() -> None:
         Engine(sit).supply()
@@ -293,6 +305,11 @@ def _rows(sit: Situation, label: str, adjacency: dict[Hex, tuple[Hex, ...]],
         if supply:
             rows.append(_row("supply_new", "supply, 300 units, a new position", label,
                              supply_new, bfs_one, 1, "plain BFS, 2,000 hexes"))
+        rows.append(_row("reachable_cold", "reachable, 12-MP unit, a new game", label,
+                         reach_cold, search_all, len(movers), search))
+        if supply:
+            rows.append(_row("supply_cold", "supply, 300 units, a new game", label,
+                             supply_cold, bfs_one, 1, "plain BFS, 2,000 hexes"))
     return rows
 
 

@@ -8,6 +8,7 @@ printed ids appear only in answers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -30,6 +31,7 @@ MixedHexes = Literal["refuse", "report"]
 
 Cost = float | str | None | dict[str, Any]
 _NONE: frozenset[str] = frozenset()
+_RULES_MEMOS = 4  # a map's memos of what the rules work out from it, at most
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,27 @@ class GameMap:
     @cached_property
     def _offsets(self) -> dict[Hex, tuple[int, int]]:
         return {h: self.grid.offset(h) for h in self.grid.adjacency}
+
+    @cached_property
+    def _rules_memos(self) -> list[tuple[str, object, object, dict[tuple[object, ...], object]]]:
+        return []
+
+    def rules_memo(self, system: str, chart: object, profile: object
+                   ) -> dict[tuple[object, ...], object]:
+        """What the rules work out from this map, one rule system's chart and profile
+        alone (what a step costs, each hex's steps before any unit stands near), kept
+        with the map for every position on it (:meth:`Situation.with_position`). The
+        chart and the profile are told apart by identity: both are frozen, and a new
+        one (a profile edited and read again) gets a memo of its own."""
+        memos = self._rules_memos
+        for kept_system, kept_chart, kept_profile, kept in memos:
+            if kept_system == system and kept_chart is chart and kept_profile is profile:
+                return kept
+        # A map asked about under many charts is a builder trying profiles: keep the last.
+        del memos[:-(_RULES_MEMOS - 1)]
+        memo: dict[tuple[object, ...], object] = {}
+        memos.append((system, chart, profile, memo))
+        return memo
 
 
 @dataclass(frozen=True)
@@ -277,12 +300,39 @@ class Situation:
             known = ", ".join(sorted(self.by_id)) or "none"
             raise DataError(None, "query", f"unknown unit '{unit_id}' (units: {known})") from None
 
+    def with_position(self, units: tuple[Unit, ...], markers: tuple[Marker, ...] | None = None,
+                      state: Mapping[str, Any] | None = None) -> Situation:
+        """The same game at another position: these units (and markers and state, where
+        given) on the same map, under the same rules. What the rules work out from the
+        map alone (:attr:`terrain_memo`) is kept; the position's own facts are not.
+
+        Examples
+        --------
+        >>> from pipeline.rules.cases import case_from_data
+        >>> profile = {"kind": "rules", "game": "g", "source": "RULES.md",
+        ...     "unit_classes": ["foot"], "dice": "1d6", "stacking": {"limit": 1},
+        ...     "terrain": {"clear": {"move": 1, "note": "n"}}}
+        >>> case = case_from_data({"system": "generic", "profile": profile,
+        ...     "map": {"cols": 3, "rows": 3},
+        ...     "units": [{"id": "a", "side": "allied", "hex": "0101", "ma": 4}],
+        ...     "state": {"active_side": "allied", "turn": 1}, "query": {}, "expect": {}})
+        >>> sit = case.situation
+        >>> moved = dataclasses.replace(sit.units[0], hex=sit.map.grid.hex("0202"))
+        >>> later = sit.with_position((moved,))
+        >>> later.map is sit.map, later.terrain_memo is sit.terrain_memo
+        (True, True)
+        """
+        return dataclasses.replace(
+            self, units=units, markers=self.markers if markers is None else markers,
+            state=self.state if state is None else state)
+
     @cached_property
     def terrain_memo(self) -> dict[tuple[object, ...], object]:
-        """What depends only on the map, the chart and the profile (what a step costs),
-        kept for every engine asking about this situation: worked out once per position,
-        not once per question."""
-        return {}
+        """What depends only on the map, the chart and the profile (what a step costs,
+        each hex's steps before any unit stands near), kept with the map for every
+        position on it under the same rules (:meth:`GameMap.rules_memo`): worked out once
+        per map, not once per position or question."""
+        return self.map.rules_memo(self.system, self.chart, self.profile)
 
     @cached_property
     def position_memo(self) -> dict[tuple[object, ...], object]:

@@ -82,6 +82,9 @@ def step_cost(engine: Engine, unit_class: str, frm: Hex, to: Hex,
     return costs.cost(engine, unit_class, frm, to, costs.map.features(frm, to), bridged)
 
 
+_UNKNOWN = object()  # a hex's steps not made yet
+
+
 class StepCosts:
     """:func:`step_cost` for one situation, with what every step asks looked up once: the
     movement search's hot loop holds one and passes the hexside's features it has.
@@ -100,7 +103,8 @@ class StepCosts:
     2.0
     """
 
-    __slots__ = ("_bare", "_bare_numbered", "_by_mix", "_memo", "along_hexes", "bridges", "map")
+    __slots__ = ("_bare", "_bare_numbered", "_by_mix", "_memo", "_rows", "along_hexes", "bridges",
+                 "map")
 
     def __init__(self, engine: Engine) -> None:
         # No reference to the engine: it holds this object.
@@ -112,6 +116,9 @@ class StepCosts:
         self._bare: dict[str, dict[Hex, float | Verdict]] = {}
         self._bare_numbered: dict[str, list[float | Verdict | None]] = {}
         self._by_mix: dict[tuple[object, ...], float | Verdict] = {}
+        # Each hex's steps before any unit stands near, by unit class and scale.
+        self._rows: dict[tuple[str, int], tuple[Callable[[Engine, int], ScaledRow | None],
+                                                list[object]]] = {}
 
     @staticmethod
     def of(engine: Engine) -> StepCosts:
@@ -194,14 +201,50 @@ class StepCosts:
         situation keeps it for them all) giving ``(units, number)`` of each step the terrain
         allows and the numbers of the others less ``barred`` (``None`` where a step's MP
         are not a whole number of units); every step out of a hex in ``through`` is one of
-        the others. ``None`` where a road runs from road hex to road hex (a step's cost
-        depends on the hex left too: :meth:`numbered` then).
+        the others, and so is every step into a hex in ``skip``. ``None`` where a road runs
+        from road hex to road hex (a step's cost depends on the hex left too:
+        :meth:`numbered` then).
+
+        A hex outside ``through`` with no neighbour in ``skip`` (most of those a move
+        reaches: ``skip`` is where units stand and their zones of control) has the steps
+        the map alone gives it, the same in every position: made once for the map and
+        kept (these step costs are kept with the map, :meth:`of`); the others are made
+        for the position."""
+        if self.along_hexes:
+            return None
+        kept = self._rows.get((unit_class, scale))
+        if kept is None:
+            none: frozenset[int] = frozenset()
+            kept = self._rows[(unit_class, scale)] = (
+                self._position_rows(engine, unit_class, scale, skip=none, barred=none,
+                                    through=none),
+                [_UNKNOWN] * len(self.map.numbers.hexes))
+        plain, rows = kept
+        around, apart = self.map.numbers.around, skip.isdisjoint
+        made: list[Callable[[Engine, int], ScaledRow | None]] = []
+
+        def row(engine: Engine, x: int) -> ScaledRow | None:
+            if x in through or not apart(around[x]):
+                if not made:  # the position's own rows, made when first asked
+                    made.append(self._position_rows(engine, unit_class, scale, skip=skip,
+                                                    barred=barred, through=through))
+                return made[0](engine, x)
+            known = rows[x]
+            if known is _UNKNOWN:
+                known = rows[x] = plain(engine, x)
+            return known  # type: ignore[return-value]
+
+        return row
+
+    def _position_rows(self, engine: Engine, unit_class: str, scale: int, *,
+                       skip: frozenset[int], barred: frozenset[int], through: frozenset[int]
+                       ) -> Callable[[Engine, int], ScaledRow | None]:
+        """:meth:`scaled_rows` for one position, every hex's steps made here.
 
         A step across a bare hexside costs what the hex entered costs, the same for every
         hex of one mix of terrains (:attr:`~pipeline.rules.situation.GameMap.terrain_mixes`):
-        priced once a mix; only the hexsides listed in the map are priced step by step."""
-        if self.along_hexes:
-            return None
+        priced once a mix; only the hexsides listed in the map are priced step by step
+        (never asked where a road runs from road hex to road hex)."""
         gmap = self.map
         hexes, around = gmap.numbers.hexes, gmap.numbers.around
         mixes, mix_of, first = gmap.terrain_mixes

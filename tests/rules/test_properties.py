@@ -170,3 +170,36 @@ def test_an_extra_enemy_unit_never_enlarges_the_reachable_set(system, seed, wher
     after = _answer(lambda: Engine(dataclasses.replace(sit, units=(*sit.units, enemy)))
                     .reachable(mover.id))
     assert set(after.costs) <= set(before.costs)
+
+
+def _answers(sit: Situation) -> tuple[dict, dict]:
+    engine = Engine(sit)
+    moves = {}
+    for u in sit.units:
+        reach = _answer(lambda u=u: engine.reachable(u.id))
+        moves[u.id] = (reach.costs, reach.paths, {h: v.rule for h, v in reach.refused.items()})
+    supply = {} if sit.system == "tactical" else {  # 002 has no supply rule
+        i: (a.in_supply, a.rule, a.reason, a.path) for i, a in
+        _answer(lambda: engine.supply([u.id for u in sit.units])).items()}
+    return moves, supply
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("system", SYSTEMS)
+@PROPERTY
+@given(seed=st.integers(0, 10**9), moves=st.randoms())
+def test_positions_on_one_map_answer_as_each_on_a_map_of_its_own(system, seed, moves):
+    # A map keeps what the rules work out from it alone (Situation.with_position): each
+    # later position on it, its units moved, answers as the same position on a fresh copy
+    # of the map that has worked out nothing.
+    sit = random_situation(system, seed)
+    _answers(sit)
+    hexes = sit.map.grid.hexes()
+    for _ in range(3):
+        free = hexes[:]
+        moves.shuffle(free)
+        later = sit.with_position(tuple(dataclasses.replace(u, hex=h)
+                                        for u, h in zip(sit.units, free, strict=False)))
+        fresh = dataclasses.replace(later, map=dataclasses.replace(sit.map))
+        assert fresh.terrain_memo is not later.terrain_memo
+        assert _answers(later) == _answers(fresh)
