@@ -72,9 +72,9 @@ def moving_class(engine: Engine, unit: Unit) -> str:
         return unit.unit_class
     rules, classes = _moves_as(engine)
     known = classes.get(unit.id)
-    if known is None:
-        known = classes[unit.id] = _moving_as(rules, unit)
-    return known
+    if known is None or known[0] is not unit:
+        known = classes[unit.id] = (unit, _moving_as(rules, unit))
+    return known[1]
 
 
 def moving_classes(engine: Engine, units: Sequence[Unit]) -> list[str]:
@@ -82,12 +82,13 @@ def moving_classes(engine: Engine, units: Sequence[Unit]) -> list[str]:
     if not engine.profile.movement.moves_as:
         return [u.unit_class for u in units]
     rules, classes = _moves_as(engine)
-    found = list(map(classes.get, [u.id for u in units]))
-    for i, known in enumerate(found):
-        if known is None:
-            unit = units[i]
-            found[i] = classes[unit.id] = _moving_as(rules, unit)
-    return found  # type: ignore[return-value]
+    found = []
+    for unit in units:
+        known = classes.get(unit.id)
+        if known is None or known[0] is not unit:
+            known = classes[unit.id] = (unit, _moving_as(rules, unit))
+        found.append(known[1])
+    return found
 
 
 def _moving_as(rules: tuple[tuple[Test, str], ...], unit: Unit) -> str:
@@ -97,13 +98,17 @@ def _moving_as(rules: tuple[tuple[Test, str], ...], unit: Unit) -> str:
     return unit.unit_class
 
 
-def _moves_as(engine: Engine) -> tuple[tuple[tuple[Test, str], ...], dict[str, str]]:
-    """``movement.moves_as`` compiled (:func:`compile_selector`), once per engine, and the
-    class each unit moves as by its id, filled in as asked."""
-    known = engine.memo.get(("moves_as",))
+def _moves_as(engine: Engine
+              ) -> tuple[tuple[tuple[Test, str], ...], dict[str, tuple[Unit, str]]]:
+    """``movement.moves_as`` compiled (:func:`compile_selector`), and the class each unit
+    moves as by its id, with the unit it was found for: kept with the map for every
+    position under these rules (:attr:`~pipeline.rules.situation.Situation.terrain_memo`),
+    as it depends on the unit alone; a unit moved is a new unit, and is asked again."""
+    memo = engine.situation.terrain_memo
+    known = memo.get(("moves_as",))
     if known is None:
         profile = engine.profile
-        known = engine.memo[("moves_as",)] = (tuple(
+        known = memo[("moves_as",)] = (tuple(
             (compile_selector(profile.roles, rule), rule.unit_class)
             for rule in profile.movement.moves_as), {})
     return known  # type: ignore[return-value]
@@ -197,33 +202,49 @@ def holds_any(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> 
     every unit of every fresh engine)."""
     test, answers = _any_test(engine, selectors)
     answer = answers.get(unit.id)
-    if answer is None:
-        answer = answers[unit.id] = test(unit, moving_class(engine, unit))
-    return answer
+    if answer is None or answer[0] is not unit:
+        answer = answers[unit.id] = (unit, test(unit, moving_class(engine, unit)))
+    return answer[1]
 
 
 def holding_any(engine: Engine, selectors: Sequence[UnitSelector], units: Sequence[Unit]
                 ) -> list[bool]:
     """:func:`holds_any` of each of ``units``, the test looked up once."""
     test, answers = _any_test(engine, selectors)
-    found = []
-    for unit, unit_class in zip(units, moving_classes(engine, units), strict=True):
+    found: list[bool] = []
+    asked: list[int] = []
+    for unit in units:
         answer = answers.get(unit.id)
-        if answer is None:
-            answer = answers[unit.id] = test(unit, unit_class)
-        found.append(answer)
+        if answer is None or answer[0] is not unit:
+            asked.append(len(found))
+            found.append(False)
+        else:
+            found.append(answer[1])
+    if asked:  # the units not seen before (or moved since): their classes, then the test
+        new = [units[i] for i in asked]
+        for i, unit, unit_class in zip(asked, new, moving_classes(engine, new), strict=True):
+            named = test(unit, unit_class)
+            answers[unit.id] = (unit, named)
+            found[i] = named
     return found
 
 
 def _any_test(engine: Engine, selectors: Sequence[UnitSelector]
-              ) -> tuple[Test, dict[str, bool]]:
-    """``selectors`` compiled as one test (once per engine), and its answers by unit id."""
-    known = engine.selectors.get(id(selectors))
-    if known is None or known[0] is not selectors:  # kept with its list: ids are reused
+              ) -> tuple[Test, dict[str, tuple[Unit, bool]]]:
+    """``selectors`` compiled as one test, and its answers by unit id with the unit each was
+    found for: kept with the map for every position under these rules
+    (:attr:`~pipeline.rules.situation.Situation.terrain_memo`; the profile holds the list,
+    so its id names it while the memo lives). A selector reads the unit alone (its side,
+    class, flags, values, steps), so a unit not moved keeps its answer from position to
+    position; a unit moved is a new unit, and is asked again."""
+    memo = engine.situation.terrain_memo
+    key = ("any_test", id(selectors))
+    known = memo.get(key)
+    if known is None or known[0] is not selectors:  # type: ignore[index]
         roles = engine.profile.roles
-        known = engine.selectors[id(selectors)] = (
+        known = memo[key] = (
             selectors, _any_of(tuple(compile_selector(roles, s) for s in selectors)), {})
-    return known[1], known[2]
+    return known[1], known[2]  # type: ignore[index]
 
 
 def any_holds(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> UnitSelector | None:

@@ -1,9 +1,12 @@
-"""The terrain costs a situation keeps for its engines (``Situation.terrain_memo``).
+"""What the map keeps for its positions' engines (``Situation.terrain_memo``).
 
 What a step or a supply line costs depends only on the map, the chart and the profile,
-so every engine asking about one position shares those tables. A second engine must
-answer exactly as the first (which worked them out), and as an engine on a copy of the
-position that works them out again, for moves and supply in every seed system.
+so every engine asking about a position on the map shares those tables, and so do the
+positions (``Situation.with_position``). A second engine must answer exactly as the
+first (which worked them out), and as an engine on a copy of the position that works
+them out again, for moves and supply in every seed system. What a unit selector says of a
+unit (who exerts a ZOC, the class it moves as) is kept too, for that unit as it is: a unit
+whose values change is asked again.
 """
 
 from __future__ import annotations
@@ -84,3 +87,28 @@ def test_the_facts_of_the_position_are_worked_out_once_and_as_anew(system: str) 
     assert any(k[0] == "enemy_barred" for k in situation.position_memo)
     # The plain steps of a kind of mover are the position's too.
     assert any(len(k) > 1 and k[1] == "kernel_steps" for k in situation.position_memo)
+
+
+def test_a_unit_whose_values_change_is_asked_again_from_position_to_position() -> None:
+    # 000 §6.0 (demo rules.json zoc.not_exerted_by: the no_zoc flag): the same unit id
+    # with the flag set, then cleared, exerts no ZOC, then exerts it again, though the
+    # map keeps who exerts one for the units it has seen.
+    from pathlib import Path
+
+    from pipeline.rules.game import load_game
+
+    demo = Path(__file__).resolve().parents[2] / "maps" / "demo"
+    game = load_game(demo, demo / "position.json")
+    german = next(u for u in game.units if u.side == "german" and u.hex is not None)
+
+    def zone(unit_data: dict[str, Any]) -> list[Any]:
+        unit = dataclasses.replace(german, data={**german.data, **unit_data})
+        later = game.with_position(tuple(unit if u.id == german.id else u for u in game.units))
+        assert later.terrain_memo is game.terrain_memo
+        zoc = Engine(later).enemy_zoc("allied")  # every German unit's, asked at once
+        return sorted(h for h, units in zoc.items() if unit in units)
+
+    plain = zone({})
+    assert plain, "the German unit exerts a ZOC on the demo position"
+    assert zone({"no_zoc": True}) == []
+    assert zone({"no_zoc": False}) == plain
