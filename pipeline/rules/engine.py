@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from pipeline.errors import DataError
@@ -46,10 +46,6 @@ class Engine:
         # step table), here rather than on the system so neither holds the other.
         self.asking: object = None
         self._cites: dict[str, str] = {}
-        # The profile's unit selectors compiled to tests, with their answers by unit id,
-        # by the selector's id (pipeline.rules.select).
-        self.selectors: dict[int, tuple[object, Callable[[Unit, str], bool],
-                                        dict[str, bool]]] = {}
 
     @property
     def profile(self) -> RulesProfile:

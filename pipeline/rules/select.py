@@ -18,6 +18,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from pipeline.model.rulesprofile import UnitSelector
@@ -71,10 +72,7 @@ def moving_class(engine: Engine, unit: Unit) -> str:
     if not engine.profile.movement.moves_as:
         return unit.unit_class
     rules, classes = _moves_as(engine)
-    known = classes.get(unit.id)
-    if known is None or known[0] is not unit:
-        known = classes[unit.id] = (unit, _moving_as(rules, unit))
-    return known[1]
+    return _kept(classes, unit, partial(_moving_as, rules, unit))
 
 
 def moving_classes(engine: Engine, units: Sequence[Unit]) -> list[str]:
@@ -82,13 +80,21 @@ def moving_classes(engine: Engine, units: Sequence[Unit]) -> list[str]:
     if not engine.profile.movement.moves_as:
         return [u.unit_class for u in units]
     rules, classes = _moves_as(engine)
-    found = []
-    for unit in units:
-        known = classes.get(unit.id)
-        if known is None or known[0] is not unit:
-            known = classes[unit.id] = (unit, _moving_as(rules, unit))
-        found.append(known[1])
-    return found
+    return [_kept(classes, u, partial(_moving_as, rules, u)) for u in units]
+
+
+def _kept[T](answers: dict[str, tuple[Unit, T]], unit: Unit, make: Callable[[], T]) -> T:
+    """What ``answers`` keeps for ``unit``, made where it has none for this very unit.
+
+    Answers are kept by unit id with the unit each was made for: a selector reads the
+    unit alone (its side, class, flags, values, steps), so where they are kept with the
+    map (:attr:`~pipeline.rules.situation.Situation.terrain_memo`) a unit not moved keeps
+    its answers from position to position, and a unit moved or changed is a new unit,
+    asked again."""
+    known = answers.get(unit.id)
+    if known is None or known[0] is not unit:
+        known = answers[unit.id] = (unit, make())
+    return known[1]
 
 
 def _moving_as(rules: tuple[tuple[Test, str], ...], unit: Unit) -> str:
@@ -101,9 +107,7 @@ def _moving_as(rules: tuple[tuple[Test, str], ...], unit: Unit) -> str:
 def _moves_as(engine: Engine
               ) -> tuple[tuple[tuple[Test, str], ...], dict[str, tuple[Unit, str]]]:
     """``movement.moves_as`` compiled (:func:`compile_selector`), and the class each unit
-    moves as by its id, with the unit it was found for: kept with the map for every
-    position under these rules (:attr:`~pipeline.rules.situation.Situation.terrain_memo`),
-    as it depends on the unit alone; a unit moved is a new unit, and is asked again."""
+    moves as (:func:`_kept`)."""
     memo = engine.situation.terrain_memo
     known = memo.get(("moves_as",))
     if known is None:
@@ -116,17 +120,11 @@ def _moves_as(engine: Engine
 
 def selects(engine: Engine, selector: UnitSelector, unit: Unit) -> bool:
     """Whether ``selector`` names ``unit`` (the selector compiled once per engine and its
-    answers remembered per unit: the searches ask often, and reading the profile's
-    fields each time is slow)."""
-    known = engine.selectors.get(id(selector))
-    if known is None or known[0] is not selector:  # kept with its selector: ids are reused
-        known = engine.selectors[id(selector)] = (
-            selector, compile_selector(engine.profile.roles, selector), {})
-    answers = known[2]
-    answer = answers.get(unit.id)
-    if answer is None:
-        answer = answers[unit.id] = known[1](unit, moving_class(engine, unit))
-    return answer
+    answers kept per unit, :func:`_compiled`: the searches ask often, and reading the
+    profile's fields each time is slow)."""
+    test, answers = _compiled(engine.memo, selector,
+                              lambda: compile_selector(engine.profile.roles, selector))
+    return _kept(answers, unit, partial(_asked, engine, test, unit))
 
 
 Test = Callable[[Unit, str], bool]
@@ -198,52 +196,35 @@ def _attribute_test(key: str, values: frozenset[object]) -> Test:
 
 def holds_any(engine: Engine, selectors: Sequence[UnitSelector], unit: Unit) -> bool:
     """Whether any of ``selectors`` names ``unit``: :func:`any_holds` as one test, compiled
-    once per engine with its answers remembered per unit (who exerts a ZOC is asked of
-    every unit of every fresh engine)."""
-    test, answers = _any_test(engine, selectors)
-    answer = answers.get(unit.id)
-    if answer is None or answer[0] is not unit:
-        answer = answers[unit.id] = (unit, test(unit, moving_class(engine, unit)))
-    return answer[1]
+    once with its answers kept per unit (who exerts a ZOC is asked of every unit of every
+    new position)."""
+    return holding_any(engine, selectors, (unit,))[0]
 
 
 def holding_any(engine: Engine, selectors: Sequence[UnitSelector], units: Sequence[Unit]
                 ) -> list[bool]:
     """:func:`holds_any` of each of ``units``, the test looked up once."""
-    test, answers = _any_test(engine, selectors)
-    found: list[bool] = []
-    asked: list[int] = []
-    for unit in units:
-        answer = answers.get(unit.id)
-        if answer is None or answer[0] is not unit:
-            asked.append(len(found))
-            found.append(False)
-        else:
-            found.append(answer[1])
-    if asked:  # the units not seen before (or moved since): their classes, then the test
-        new = [units[i] for i in asked]
-        for i, unit, unit_class in zip(asked, new, moving_classes(engine, new), strict=True):
-            named = test(unit, unit_class)
-            answers[unit.id] = (unit, named)
-            found[i] = named
-    return found
+    roles = engine.profile.roles
+    # Kept with the map: who exerts a ZOC is asked of every unit of every new position.
+    test, answers = _compiled(engine.situation.terrain_memo, selectors, lambda: _any_of(
+        tuple(compile_selector(roles, s) for s in selectors)))
+    return [_kept(answers, u, partial(_asked, engine, test, u)) for u in units]
 
 
-def _any_test(engine: Engine, selectors: Sequence[UnitSelector]
-              ) -> tuple[Test, dict[str, tuple[Unit, bool]]]:
-    """``selectors`` compiled as one test, and its answers by unit id with the unit each was
-    found for: kept with the map for every position under these rules
-    (:attr:`~pipeline.rules.situation.Situation.terrain_memo`; the profile holds the list,
-    so its id names it while the memo lives). A selector reads the unit alone (its side,
-    class, flags, values, steps), so a unit not moved keeps its answer from position to
-    position; a unit moved is a new unit, and is asked again."""
-    memo = engine.situation.terrain_memo
-    key = ("any_test", id(selectors))
+def _asked(engine: Engine, test: Test, unit: Unit) -> bool:
+    return test(unit, moving_class(engine, unit))
+
+
+def _compiled(memo: dict[tuple[object, ...], object], selectors: object,
+              make: Callable[[], Test]) -> tuple[Test, dict[str, tuple[Unit, bool]]]:
+    """``selectors`` (one, or a list read as any of them) compiled by ``make`` once for
+    ``memo`` (an engine's, or the map's under these rules), and its answers by unit
+    (:func:`_kept`). The profile holds the selectors, so their id names them while the
+    memo lives."""
+    key = ("selector", id(selectors))
     known = memo.get(key)
     if known is None or known[0] is not selectors:  # type: ignore[index]
-        roles = engine.profile.roles
-        known = memo[key] = (
-            selectors, _any_of(tuple(compile_selector(roles, s) for s in selectors)), {})
+        known = memo[key] = (selectors, make(), {})
     return known[1], known[2]  # type: ignore[index]
 
 
