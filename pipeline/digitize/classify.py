@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -54,7 +53,7 @@ from pipeline.digitize.unlined import paint_out_lines
 from pipeline.digitize.vote import Votes, paper_samples, vote_terrain
 from pipeline.errors import DataError, did_you_mean
 from pipeline.hexgrid import Hex
-from pipeline.workers import map_blocks, threads_for
+from pipeline.workers import begun, map_blocks, threads_for
 
 __all__ = [
     "SECONDARY",
@@ -189,6 +188,11 @@ class TerrainReader:
                  light_tolerance: float = 0.01) -> None:
         self.image, self.fit, self.legend = image, fit, legend
         self.learner, self.source = learner, source
+        # Where the legend prints every terrain's colour, every read starts from the colour
+        # votes, which read the scan alone: begun now, on a core that cutting out and
+        # painting the hexes below leaves idle.
+        self._votes_soon = (begun(vote_terrain, image, fit, legend)
+                            if not legend.unsampled() else None)
         self.names = tuple(legend.terrain)
         self.hexes = fit.grid.hexes()
         self.frame = HexFrame(fit.grid.orientation)
@@ -243,12 +247,11 @@ class TerrainReader:
                                                      gains[_nearest(examples)]))
         spread = kept.spread if kept else light_spread(examples.patches, examples.labels,
                                                        self.mask)
-        if kept is None:
-            described, drawn = self._drawn_meanwhile(lambda: self._lit_by(gains), examples,
-                                                     self.learner, spread)
-            kept = _Lit(gains, *described, spread)
-        else:
-            drawn = self._drawn(examples, self.learner, spread)
+        # The hexes are described, then the examples drawn, one after the other: drawing
+        # is mostly Python and holds the interpreter, so describing on other threads
+        # meanwhile only made both wait for it (no faster on two cores, measured).
+        kept = kept or _Lit(gains, *self._lit_by(gains), spread)
+        drawn = self._drawn(examples, self.learner, spread)
         lit = self._lit = kept
         reading = learn_terrain(self.names, lit.descriptors, examples, self.frame, self.mask,
                                 learner=self.learner, drawn=drawn)
@@ -295,7 +298,7 @@ class TerrainReader:
         # The first reading only measures each hex's light: one member and no
         # self-training see enough for that, at a third of the work.
         first = replace(self.learner, rounds=0, members=1)
-        descriptors, drawn = self._drawn_meanwhile(lambda: self.descriptors, examples, first)
+        descriptors, drawn = self.descriptors, self._drawn(examples, first)
         reading = learn_terrain(self.names, descriptors, examples, self.frame, self.mask,
                                 learner=first, drawn=drawn)
         return _hex_gains(self.colours, self.centres, reading.main, reading.confidence,
@@ -309,23 +312,11 @@ class TerrainReader:
                               along=self.lines["along"], learner=learner, spread=spread,
                               memo=self.drawings)
 
-    def _drawn_meanwhile[T](self, work: Callable[[], T], examples: Examples, learner: Learner,
-                            spread: tuple[float, float, float] | None = None
-                            ) -> tuple[T, list[tuple[Descriptors, I64]]]:
-        """``work`` done on another thread while the examples are drawn (:meth:`_drawn`).
-
-        Drawing is mostly Python, and holds the interpreter; describing the map's hexes is
-        NumPy and OpenCV, which let go of it: the two share the cores.
-        """
-        with ThreadPoolExecutor(1) as pool:
-            done = pool.submit(work)
-            drawn = self._drawn(examples, learner, spread)
-            return done.result(), drawn
-
     def _vote(self) -> tuple[Votes, Light]:
         """The hexes read by the legend's printed colours (once a scan), and the light."""
         if self._votes is None:
-            self._votes = vote_terrain(self.image, self.fit, self.legend)
+            self._votes = (self._votes_soon.result() if self._votes_soon is not None
+                           else vote_terrain(self.image, self.fit, self.legend))
         return self._votes
 
     def _lit_by(self, gains: F64) -> tuple[Descriptors, tuple[F64, F64]]:

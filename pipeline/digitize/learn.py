@@ -22,10 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from joblib import Parallel, delayed
 from numpy.typing import NDArray
-from sklearn.ensemble import ExtraTreesClassifier
 from sklearn.preprocessing import RobustScaler
+from sklearn.tree import ExtraTreeClassifier
 
 from pipeline.digitize.augment import RGB, Augmenter, light_spread
 from pipeline.digitize.describe import GROUPS, Descriptors
@@ -232,8 +231,8 @@ def drawn_examples(examples: Examples, frame: HexFrame, mask: BoolMap, *,
                    memo: DrawingMemo | None = None) -> list[tuple[Descriptors, I64]]:
     """The examples drawn again for each member of the learner, described, with labels.
 
-    The parameters are :func:`learn_terrain`'s. Drawing is mostly Python, so a caller
-    may make these while its other threads describe the map's hexes.
+    The parameters are :func:`learn_terrain`'s; a caller that reads the map more than
+    once makes these itself, to keep them in ``memo``.
 
     Examples
     --------
@@ -309,24 +308,32 @@ def _ensemble(taught: Sequence[tuple[F32, I64]], x_all: F32, n_classes: int,
 
 def _fit_predict(x: F32, y: I64, x_all: F32, n_classes: int, learner: Learner, trees: int,
                  seed: int, jobs: int) -> F64:
-    forest = ExtraTreesClassifier(n_estimators=trees, min_samples_leaf=2,
-                                  max_features=learner.features, random_state=seed,
-                                  n_jobs=jobs)
-    forest.fit(x, y)
-    # Each tree's probabilities, summed in the trees' order: the forest's own predict_proba
-    # adds them up in whatever order its threads finish, and that rounding, carried
-    # through the self-training rounds, moved a map's reading by a hex or two from one run
-    # to the next on a loaded machine.
-    # ``x_all`` is 32-bit and contiguous, as the trees take it: no check or copy each.
+    """An extremely randomised forest's probabilities: the trees scikit-learn's
+    ``ExtraTreesClassifier(random_state=seed)`` grows, the same to the bit (each seeded in
+    turn from the forest's seed, every example, no bootstrap), grown here one by one: the
+    forest's per-tree set-up held the interpreter for about a millisecond a tree, a fifth
+    of growing it, while the other members and the drawings waited for it."""
+    seeds = np.random.RandomState(seed).randint(np.iinfo(np.int32).max, size=trees)
+
+    def grown(tree_seed: int) -> F64:
+        tree = ExtraTreeClassifier(min_samples_leaf=2, max_features=learner.features,
+                                   random_state=int(tree_seed)).fit(x, y)
+        # ``x_all`` is 32-bit and contiguous, as the trees take it: no check or copy each.
+        proba = tree.predict_proba(x_all, check_input=False)
+        out = np.zeros((len(x_all), n_classes))
+        out[:, tree.classes_] = proba
+        return out
+
+    # Each tree's probabilities, summed in the trees' order: summed in whatever order
+    # threads finish, the rounding, carried through the self-training rounds, moved a
+    # map's reading by a hex or two from one run to the next on a loaded machine.
     if jobs == 1:
-        each = [tree.predict_proba(x_all, check_input=False) for tree in forest.estimators_]
+        each = [grown(s) for s in seeds]
     else:
-        each = Parallel(n_jobs=jobs, prefer="threads")(
-            delayed(tree.predict_proba)(x_all, check_input=False)
-            for tree in forest.estimators_)
-    out = np.zeros((len(x_all), n_classes))
-    out[:, forest.classes_] = np.sum(each, axis=0) / len(each)
-    return out
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            each = list(pool.map(grown, seeds))
+    total: F64 = np.sum(each, axis=0) / len(each)
+    return total
 
 
 def _surest(probability: F64, learner: Learner, exclude: I64) -> I64:
