@@ -114,20 +114,25 @@ class Decoder:
         buf: str | None = None
         tok: str | None = None
         i = start
-        while i < stop:
-            if val[i] == delim:
-                if i > 0 and val[i - 1] == "\\":
-                    # Escaped delimiter: drop the backslash, keep scanning.
-                    buf = (buf or "") + val[start:i - 1]
-                    start = i
-                else:
-                    if not buf:
-                        tok = val[start:i]
-                    else:
-                        buf += val[start:i]
-                    start = i + 1
-                    break
-            i += 1
+        while True:
+            # From delimiter to delimiter (str.find), not character by character: a
+            # module's piece definitions are decoded at a few MB a second this way.
+            i = val.find(delim, i, stop)
+            if i < 0:
+                i = stop
+                break
+            if i > 0 and val[i - 1] == "\\":
+                # Escaped delimiter: drop the backslash, keep scanning.
+                buf = (buf or "") + val[start:i - 1]
+                start = i
+                i += 1
+                continue
+            if not buf:
+                tok = val[start:i]
+            else:
+                buf += val[start:i]
+            start = i + 1
+            break
         if start < i:  # reached the end without a real delimiter
             if not buf:
                 tok = val[start:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import zipfile
@@ -257,6 +258,23 @@ def test_a_face_already_at_the_piece_size_is_kept_and_a_shared_face_scaled_once(
     Image.new("RGB", (47, 47), (1, 2, 3)).save(kept)
     _, archive = read(build(game, tmp_path / "b.vmod", jobs=1))
     assert archive.read(f"images/{kept.name}") == kept.read_bytes()
+
+
+def test_a_face_changed_while_the_module_is_built_is_refused_naming_it(tmp_path):
+    # The pool's workers read each face from its file (not sent down the pipes): a file
+    # that no longer holds the bytes the build read and checked is refused, not packed.
+    from pipeline.vassal.build import _piece_png
+
+    face = tmp_path / "914-352-front.png"
+    Image.new("RGB", (50, 50), (10, 20, 30)).save(face)
+    digest = hashlib.sha256(face.read_bytes()).digest()
+    png, width, height = _piece_png((str(face), digest, 47))
+    assert (width, height) == (47, 47) and Image.open(io.BytesIO(png)).size == (47, 47)
+    Image.new("RGB", (50, 50), (200, 20, 30)).save(face)
+    with pytest.raises(ImageError) as info:
+        _piece_png((str(face), digest, 47))
+    assert face.name in str(info.value) and "changed while the module was built" in str(
+        info.value)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
