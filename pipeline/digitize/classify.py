@@ -18,7 +18,7 @@ in no hex, or in nearly every hex, is a warning.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -34,7 +34,7 @@ from pipeline.digitize.learn import (
     Examples,
     Learner,
     Reading,
-    drawn_examples,
+    drawn_lazily,
     learn_terrain,
     suggest,
 )
@@ -247,9 +247,10 @@ class TerrainReader:
                                                      gains[_nearest(examples)]))
         spread = kept.spread if kept else light_spread(examples.patches, examples.labels,
                                                        self.mask)
-        # The hexes are described, then the examples drawn, one after the other: drawing
-        # is mostly Python and holds the interpreter, so describing on other threads
-        # meanwhile only made both wait for it (no faster on two cores, measured).
+        # The hexes are described, then the examples drawn: drawing is mostly Python and
+        # holds the interpreter, so describing on other threads meanwhile only made both
+        # wait for it (no faster on two cores, measured); the forests, which let go of
+        # it, grow while the next member's examples are drawn (``learn_terrain``).
         kept = kept or _Lit(gains, *self._lit_by(gains), spread)
         drawn = self._drawn(examples, self.learner, spread)
         lit = self._lit = kept
@@ -306,11 +307,12 @@ class TerrainReader:
 
     def _drawn(self, examples: Examples, learner: Learner,
                spread: tuple[float, float, float] | None = None
-               ) -> list[tuple[Descriptors, I64]]:
-        """The examples drawn again for each member of ``learner``, described."""
-        return drawn_examples(examples, self.frame, self.mask, across=self.lines["across"],
-                              along=self.lines["along"], learner=learner, spread=spread,
-                              memo=self.drawings)
+               ) -> Iterator[tuple[Descriptors, I64]]:
+        """The examples drawn again for each member of ``learner``, described, a member's
+        set as it is asked for (the forests of the members before grow meanwhile)."""
+        return drawn_lazily(examples, self.frame, self.mask, across=self.lines["across"],
+                            along=self.lines["along"], learner=learner, spread=spread,
+                            memo=self.drawings)
 
     def _vote(self) -> tuple[Votes, Light]:
         """The hexes read by the legend's printed colours (once a scan), and the light."""

@@ -17,7 +17,7 @@ The way ilastik or QGIS's semi-automatic classification learn from a few labelle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -38,6 +38,7 @@ __all__ = [
     "Reading",
     "drawings_per_example",
     "drawn_examples",
+    "drawn_lazily",
     "learn_terrain",
     "suggest",
 ]
@@ -168,7 +169,7 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
                   along: Sequence[RGB] = (), learner: Learner = Learner(),
                   spread: tuple[float, float, float] | None = None,
                   memo: DrawingMemo | None = None,
-                  drawn: Sequence[tuple[Descriptors, I64]] | None = None) -> Reading:
+                  drawn: Iterable[tuple[Descriptors, I64]] | None = None) -> Reading:
     """Read every hex's terrain, having learnt each from the examples.
 
     Parameters
@@ -197,11 +198,12 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
         read's drawings.
     drawn
         The examples' drawings, described, with their labels, a set a member
-        (:func:`drawn_examples`), when the caller has made them already.
+        (:func:`drawn_examples`), when the caller makes them; sets drawn as they are asked
+        for (:func:`drawn_lazily`) are drawn while the members before grow their forests.
     """
     if drawn is None:
-        drawn = drawn_examples(examples, frame, mask, across=across, along=along,
-                               learner=learner, spread=spread, memo=memo)
+        drawn = drawn_lazily(examples, frame, mask, across=across, along=along,
+                             learner=learner, spread=spread, memo=memo)
     scaler = RobustScaler(quantile_range=(10.0, 90.0)).fit(descriptors.take(GROUPS))
     x_all = scaler.transform(descriptors.take(GROUPS))
     # The trees split on 32-bit numbers: converted once here, not by every tree at every
@@ -209,16 +211,15 @@ def learn_terrain(names: Sequence[str], descriptors: Descriptors, examples: Exam
     x32 = np.ascontiguousarray(x_all, np.float32)
     # Several members, each taught from its own drawings of the examples: what one set of
     # drawings happens to show (and one forest happens to split on) averages out.
-    taught = [(scaler.transform(d.take(GROUPS)).astype(np.float32), labels)
-              for d, labels in drawn]
     n_classes = len(names)
-    probability = _ensemble(taught, x32, n_classes, learner)
+    taught = (_scaled(scaler, d, labels) for d, labels in drawn)
+    probability, kept = _ensemble(taught, x32, n_classes, learner)
     own = examples.hexes[examples.hexes >= 0]
     for _ in range(learner.rounds):
         chosen = _surest(probability, learner, exclude=own)
         read = np.argmax(probability[chosen], axis=1)
-        probability = _ensemble([(np.vstack([x, x32[chosen]]), np.concatenate([y, read]))
-                                 for x, y in taught], x32, n_classes, learner)
+        probability, _ = _ensemble([(np.vstack([x, x32[chosen]]), np.concatenate([y, read]))
+                                    for x, y in kept], x32, n_classes, learner)
     # The builder's own examples are what they were said to be.
     probability[own] = np.eye(n_classes)[examples.labels[examples.hexes >= 0]]
     return Reading(tuple(names), probability, x_all)
@@ -244,21 +245,38 @@ def drawn_examples(examples: Examples, frame: HexFrame, mask: BoolMap, *,
     >>> [(len(d.values), labels.tolist()) for d, labels in sets][0]
     (8, [0, 0, 0, 0, 1, 1, 1, 1])
     """
+    return list(drawn_lazily(examples, frame, mask, across=across, along=along,
+                             learner=learner, spread=spread, memo=memo))
+
+
+def drawn_lazily(examples: Examples, frame: HexFrame, mask: BoolMap, *,
+                 across: Sequence[RGB] = (), along: Sequence[RGB] = (),
+                 learner: Learner = Learner(),
+                 spread: tuple[float, float, float] | None = None,
+                 memo: DrawingMemo | None = None) -> Iterator[tuple[Descriptors, I64]]:
+    """:func:`drawn_examples`, each member's set drawn when it is asked for: given to
+    :func:`learn_terrain`, a member's forest grows while the next member's set is drawn.
+
+    >>> from pipeline.hexgrid import Orientation
+    >>> frame = HexFrame(Orientation.FLAT, 16)
+    >>> ex = Examples(np.full((1, 16, 16, 3), 90, np.uint8), np.array([0]), np.array([3]))
+    >>> sets = drawn_lazily(ex, frame, frame.inside, learner=Learner(members=2, copies=3))
+    >>> len(next(sets)[1]), len(next(sets)[1]), next(sets, None)
+    (4, 4, None)
+    """
     counts = drawings_per_example(learner, examples.labels)
     if spread is None:
         spread = light_spread(examples.patches, examples.labels, mask)
     # Key swatches (no map hex) are named after their place in the list, past every hex.
     keys = np.where(examples.hexes >= 0, examples.hexes,
                     1_000_000 + np.arange(len(examples.hexes)))
-    out = []
     for member in range(learner.members):
         augmenter = Augmenter(copies=learner.copies,
                               across=tuple(across) or Augmenter().across,
                               along=tuple(along) or Augmenter().along, spread=spread,
                               seed=learner.seed + member)
-        out.append(described_drawings(examples.patches, examples.labels, keys, frame, mask,
-                                      augmenter, memo, counts, threads_for(learner.jobs)))
-    return out
+        yield described_drawings(examples.patches, examples.labels, keys, frame, mask,
+                                 augmenter, memo, counts, threads_for(learner.jobs))
 
 
 def drawings_per_example(learner: Learner, labels: I64) -> I64:
@@ -286,24 +304,37 @@ def drawings_per_example(learner: Learner, labels: I64) -> I64:
     return out
 
 
-def _ensemble(taught: Sequence[tuple[F32, I64]], x_all: F32, n_classes: int,
-              learner: Learner) -> F64:
-    """The members' mean probabilities, each member a forest of its share of the trees.
+def _scaled(scaler: RobustScaler, drawn: Descriptors, labels: I64) -> tuple[F32, I64]:
+    return scaler.transform(drawn.take(GROUPS)).astype(np.float32), labels
 
-    The members grow on threads of their own (a tree is grown and applied without
-    Python's lock), each forest on its share of the cores: one pool for the whole
-    ensemble, not one each time scikit-learn fits or a forest is applied, which cost a
-    label in the studio about a third of a second.
+
+def _ensemble(taught: Iterable[tuple[F32, I64]], x_all: F32, n_classes: int,
+              learner: Learner) -> tuple[F64, list[tuple[F32, I64]]]:
+    """The members' mean probabilities, each member a forest of its share of the trees,
+    and the members' examples as they came.
+
+    Each member's forest is begun on a thread of its own as soon as its examples come, so
+    when they are drawn as they are asked for (:func:`drawn_lazily`: Python, holding the
+    interpreter) the forests grow meanwhile (a tree is grown and applied without Python's
+    lock). One pool for the whole ensemble, not one each time scikit-learn fits or a
+    forest is applied, which cost a label in the studio about a third of a second.
     """
-    trees = max(10, learner.trees // len(taught))
+    members = learner.members
+    trees = max(10, learner.trees // members)
     cores = threads_for(learner.jobs)
-    inner = max(1, cores // len(taught))
-    with ThreadPoolExecutor(max_workers=min(len(taught), cores)) as pool:
-        parts = list(pool.map(lambda k: _fit_predict(*taught[k], x_all, n_classes, learner,
-                                                     trees, learner.seed + k, inner),
-                              range(len(taught))))
-    out: F64 = np.mean(parts, axis=0)  # in the members' order, whichever finished first
-    return out
+    inner = max(1, cores // members)
+    kept: list[tuple[F32, I64]] = []
+    with ThreadPoolExecutor(max_workers=min(members, cores)) as pool:
+        parts = []
+        for k, (x, y) in enumerate(taught):
+            kept.append((x, y))
+            parts.append(pool.submit(_fit_predict, x, y, x_all, n_classes, learner, trees,
+                                     learner.seed + k, inner))
+        if len(kept) != members:
+            raise ValueError(f"{len(kept)} sets of examples for {members} members")
+        # In the members' order, whichever finished first.
+        out: F64 = np.mean([part.result() for part in parts], axis=0)
+    return out, kept
 
 
 def _fit_predict(x: F32, y: I64, x_all: F32, n_classes: int, learner: Learner, trees: int,
