@@ -57,6 +57,8 @@ def begun[Result](fn: Callable[..., Result], *args: object) -> Future[Result]:
 
     >>> begun(sum, [1, 2, 3]).result()
     6
+    >>> type(begun(int, "x").exception()).__name__   # raised again by result()
+    'ValueError'
     """
     pool = ThreadPoolExecutor(max_workers=1)
     try:

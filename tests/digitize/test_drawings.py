@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from pipeline.digitize import legend_from_map
 from pipeline.digitize.augment import Augmenter, augment, plan
@@ -109,3 +110,47 @@ def test_a_label_keeps_the_light_and_draws_only_its_own(demo_scanned: Any, demo:
     strict.read(Teaching(samples={"woods": woods[:3]}))
     strict.read(Teaching(samples={"woods": woods}))
     assert (strict.light_checks, strict.lights) == (2, 2)
+
+
+def _toy_map(seed: int = 3) -> tuple[Any, Any, Any]:
+    """Sixty hexes of three colours, noisy, with two examples of each: descriptors of every
+    hex, the examples and the learner's settings (small, for speed)."""
+    from pipeline.digitize.describe import describe
+    from pipeline.digitize.learn import Examples, Learner
+    from pipeline.digitize.patches import lab_patches
+
+    rng = np.random.default_rng(seed)
+    truth = np.arange(60) % 3
+    colours = np.array([[200, 190, 150], [60, 120, 50], [90, 90, 200]], np.float64)
+    noise = rng.normal(0, 25, (60, 24, 24, 3))
+    patches = np.clip(colours[truth][:, None, None, :] + noise, 0, 255).astype(np.uint8)
+    hexes = np.array([0, 3, 1, 4, 2, 5])
+    examples = Examples(patches[hexes], truth[hexes], hexes)
+    return (describe(lab_patches(patches), FRAME, FRAME.inside), examples,
+            Learner(trees=12, members=3, copies=4, rounds=1, jobs=2))
+
+
+def test_a_reading_is_the_same_whether_its_members_are_drawn_first_or_as_they_are_grown():
+    """learn_terrain begins each member's forest as that member's drawings arrive (drawn
+    lazily, so the forests grow while the next member is drawn); the reading is the one
+    made from the same drawings all made first, to the bit."""
+    from pipeline.digitize.learn import drawn_examples, drawn_lazily, learn_terrain
+
+    descriptors, examples, learner = _toy_map()
+    names = ("clear", "woods", "sea")
+    first = learn_terrain(names, descriptors, examples, FRAME, FRAME.inside, learner=learner,
+                          drawn=drawn_examples(examples, FRAME, FRAME.inside, learner=learner))
+    lazily = learn_terrain(names, descriptors, examples, FRAME, FRAME.inside, learner=learner,
+                           drawn=drawn_lazily(examples, FRAME, FRAME.inside, learner=learner))
+    assert np.array_equal(first.probability, lazily.probability)
+    assert (first.main == np.arange(60) % 3).mean() > 0.9  # and it reads the toy map
+
+
+def test_a_set_of_drawings_short_of_the_members_is_refused():
+    from pipeline.digitize.learn import drawn_examples, learn_terrain
+
+    descriptors, examples, learner = _toy_map()
+    two = drawn_examples(examples, FRAME, FRAME.inside, learner=learner)[:2]
+    with pytest.raises(ValueError, match="2 sets of examples for 3 members"):
+        learn_terrain(("clear", "woods", "sea"), descriptors, examples, FRAME, FRAME.inside,
+                      learner=learner, drawn=two)
