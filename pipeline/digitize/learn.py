@@ -232,8 +232,8 @@ def drawn_examples(examples: Examples, frame: HexFrame, mask: BoolMap, *,
                    memo: DrawingMemo | None = None) -> list[tuple[Descriptors, I64]]:
     """The examples drawn again for each member of the learner, described, with labels.
 
-    The parameters are :func:`learn_terrain`'s; a caller that reads the map more than
-    once makes these itself, to keep them in ``memo``.
+    The parameters are :func:`learn_terrain`'s. All the sets at once, as a list;
+    :func:`drawn_lazily` makes each as it is asked for.
 
     Examples
     --------
