@@ -134,8 +134,9 @@ def digitize(scans: tuple[Path, ...], legend_path: Path, out: Path | None,
     each swatch by its printed name), the checked hexes of a
     corrected map (--train), or, for a terrain the legend gives a printed
     colour, the hexes that colour names surely. Each hex gets its main terrain,
-    the area share of every terrain in it and a confidence; --suggest names
-    the hexes worth labelling next. Hexsides get the rivers and bars along them
+    the area share of every terrain in it, a confidence and each terrain's
+    probability of being the main one; --suggest names the hexes worth
+    labelling next. Hexsides get the rivers and bars along them
     and the roads and bridges across them, each with how sure its reading is;
     --symbol finds a symbol (a town) in every hex from a hex that shows it.
     Nothing is written unless all goes well; every file is written whole or

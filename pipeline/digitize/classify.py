@@ -100,12 +100,18 @@ class HexTerrain:
     colour
         The hex's typical colour, light corrected (RGB 0-255): the background hexside
         lines are read against.
+    probabilities
+        Each terrain's probability of being the hex's main terrain (those of 1% or more),
+        as the reading gives it: ``confidence`` is the main terrain's. A typed terrain the
+        reading gives almost no chance contradicts it even where it covers part of the hex
+        (:mod:`pipeline.validate.diff`).
     """
 
     terrain: tuple[str, ...]
     fractions: dict[str, float]
     confidence: float
     colour: tuple[float, float, float]
+    probabilities: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -622,6 +628,7 @@ def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64
     names = reading.names
     main = reading.main.tolist()
     confidence = reading.confidence.tolist()
+    probability = reading.probability.tolist()
     order = np.argsort(-shares, axis=1, kind="stable").tolist()
     out = {}
     for i, (h, colour) in enumerate(zip(hexes, np.clip(colours, 0, 255).tolist(), strict=True)):
@@ -629,8 +636,10 @@ def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64
         others = [j for j in order[i] if j != main[i] and row[j] >= SECONDARY]
         terrain = (names[main[i]], *(names[j] for j in others))
         fractions = {names[j]: round(float(row[j]), 3) for j in order[i] if row[j] >= 0.01}
+        chances = {names[j]: round(p, 3) for j, p in enumerate(probability[i]) if p >= 0.01}
         out[h] = HexTerrain(terrain, fractions, round(confidence[i], 3),
-                            (round(colour[0], 1), round(colour[1], 1), round(colour[2], 1)))
+                            (round(colour[0], 1), round(colour[1], 1), round(colour[2], 1)),
+                            chances)
     return out
 
 

@@ -125,6 +125,8 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
         "default_terrain": default,
         "hexes": {grid.id(h): {"terrain": list(t.terrain), "fractions": dict(t.fractions),
                                "confidence": t.confidence,
+                               **({"probabilities": dict(t.probabilities)}
+                                  if t.probabilities else {}),
                                **({"features": list(marks[h])} if h in marks else {})}
                   for h, t in terrain.items()},
         "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side))

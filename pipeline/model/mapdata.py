@@ -186,6 +186,11 @@ class HexEntry(Model):
         None, description="share of the hex's area per terrain (digitized maps)"
     )
     confidence: Fraction | None = Field(None, description="how sure a classifier was")
+    probabilities: dict[str, Fraction] | None = Field(
+        None, description="each terrain's probability of being the hex's main terrain, as a"
+        " classifier gave it (those of 0.01 or more; digitized maps): a typed terrain given"
+        " almost none contradicts the reading even where it covers part of the hex"
+    )
     provenance: Literal["read", "labelled", "corrected"] | None = Field(
         None, description="who says so: 'read' by the digitizer, 'labelled' by a person as an"
         " example, 'corrected' by a person over a reading (labelled and corrected hexes count"
@@ -389,9 +394,10 @@ class MapData(Model):
         for j, name in enumerate(entry.terrain):
             if name not in self.terrain_types:
                 raise Invalid(("hexes", hex_id, "terrain", j), self._unknown("terrain", name))
-        for name in entry.fractions or {}:
-            if name not in self.terrain_types:
-                raise Invalid(("hexes", hex_id, "fractions", name), self._unknown("terrain", name))
+        for shares in ("fractions", "probabilities"):
+            for name in getattr(entry, shares) or {}:
+                if name not in self.terrain_types:
+                    raise Invalid(("hexes", hex_id, shares, name), self._unknown("terrain", name))
         for j, name in enumerate(entry.features):
             if name not in self.hex_features:
                 raise Invalid(("hexes", hex_id, "features", j), self._unknown("hex feature", name))

@@ -64,6 +64,8 @@ def build_document(opened: MapData, reading: Digitization, hexes: Mapping[str, H
         if provenance == "read":
             read = digitized[hex_id]
             entry |= {"fractions": read.fractions, "confidence": read.confidence}
+            if read.probabilities:
+                entry["probabilities"] = read.probabilities
         old = opened.hexes.get(hex_id)
         if old is not None:
             entry |= old.model_dump(include={"elevation", "name", "features", "note"},

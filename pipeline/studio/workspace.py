@@ -544,7 +544,7 @@ class Workspace:
         terrain = dict(reading.terrain)
         for hex_id, (name, _) in self.log.overrides.terrain.items():
             h = grid.hex(hex_id)
-            terrain[h] = HexTerrain((name,), {name: 1.0}, 1.0, terrain[h].colour)
+            terrain[h] = HexTerrain((name,), {name: 1.0}, 1.0, terrain[h].colour, {name: 1.0})
         sides = {grid.parse_hexside(k): f for k, (f, _) in self.hexside_values().items()}
         return terrain, sides
 

@@ -94,8 +94,9 @@ class _Screen:
         terrain = self.vocab("terrain_types")
         at = (hex_id,)
         entry["terrain"] = self.names(hex_id, at, "terrain", entry.get("terrain", []), terrain)
-        if entry.get("fractions") is not None:
-            entry["fractions"] = self.names(hex_id, at, "terrain", entry["fractions"], terrain)
+        for shares in ("fractions", "probabilities"):
+            if entry.get(shares) is not None:
+                entry[shares] = self.names(hex_id, at, "terrain", entry[shares], terrain)
         if "features" in entry:
             entry["features"] = self.names(hex_id, at, "hex feature", entry["features"],
                                            self.vocab("hex_features"))

@@ -45,6 +45,11 @@ def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
     entry = doc.hexes["2417"]
     assert entry.terrain == ["rough"] and entry.confidence is not None
     assert entry.fractions is not None and sum(entry.fractions.values()) == pytest.approx(1, 0.02)
+    # The classifier's odds of each terrain being the main one: the main terrain's is the
+    # confidence, none above it, and those listed (1% or more) add up to at most 1.
+    chances = entry.probabilities
+    assert chances is not None and chances["rough"] == entry.confidence
+    assert max(chances.values()) == chances["rough"] and sum(chances.values()) <= 1.0005
     sides = {tuple(sorted(s.hexes or ())): s.features for s in doc.hexsides}
     assert sides[("1806", "1807")] == ["bridge", "river", "road"]
     edge = [s for s in doc.hexsides if s.hex is not None]

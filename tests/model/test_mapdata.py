@@ -172,6 +172,13 @@ def test_fraction_of_unknown_terrain():
                            " (did you mean 'city'?)")
 
 
+def test_probability_of_unknown_terrain():
+    def edit(doc: dict[str, Any]) -> None:
+        doc["hexes"]["0421"]["probabilities"] = {"city": 0.9, "wods": 0.1}
+    assert fails(edit) == ("maps/demo/map.json: hexes.0421.probabilities.wods: unknown"
+                           " terrain 'wods' (did you mean 'woods'?)")
+
+
 def test_hexside_between_hexes_that_do_not_touch():
     def edit(doc: dict[str, Any]) -> None:
         doc["hexsides"][3] = {"hexes": ["0101", "0303"], "features": ["road"]}

@@ -104,6 +104,9 @@ def test_save_writes_provenance_and_keeps_the_previous_map(mistaught, demo_truth
         "corrected")
     read = saved.hexes[woods[1]]
     assert read.provenance == "read" and read.terrain[0] == "woods" and read.confidence > 0.6
+    # A read hex keeps the classifier's odds, so validate can weigh a typed terrain by them.
+    assert read.probabilities is not None and read.probabilities["woods"] == read.confidence
+    assert saved.hexes[woods[0]].probabilities is None  # a person's word has no odds
     assert len(saved.hexes) == 550
     assert {s.provenance for s in saved.hexsides} == {"read"}
     # What the typed map said beyond terrain is kept: names, hex features, locations.

@@ -57,6 +57,43 @@ def test_a_typed_terrain_the_reading_shares_the_hex_with_is_a_soft_note(demo_dat
     assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "error")]
 
 
+def test_a_typed_terrain_the_classifier_gives_almost_no_chance_is_an_alarm(demo_data, demo_map):
+    # The foreign bench's halftone map, learner seed 0: 2114 is 75% woods / 25% hills in
+    # the truth, read 74% woods / 26% hills at 0.97, and the classifier gives hills a 2%
+    # chance of being the main terrain. Hills typed there is a slip, not a printer's choice.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0101": {"terrain": ["woods"]}}})
+    demo_data["hexes"]["0101"] = {"terrain": ["clear", "woods"], "confidence": 0.97,
+                                  "fractions": {"clear": 0.74, "woods": 0.26},
+                                  "probabilities": {"clear": 0.97, "woods": 0.017}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "error")]
+    assert found[0].message.endswith(": the reading gives woods a 2% chance of being the"
+                                     " hex's main terrain")
+    # Unsure which terrain it is (0.6), the classifier still rules woods out: a warning.
+    demo_data["hexes"]["0101"] |= {"confidence": 0.6,
+                                   "probabilities": {"clear": 0.6, "rough": 0.4}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert "gives woods under a 1% chance" in found[0].message
+    # Woods given a chance (here 0.02, the least that counts): both are in the hex, a look
+    # as before.
+    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.02, "rough": 0.38}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+    # A reading without its probabilities (an older file) is read by its shares alone.
+    del demo_data["hexes"]["0101"]["probabilities"]
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+    # Nor do the odds count in a hex typed with a symbol: its ink is read as terrain (own
+    # icons sheet: clear town hexes read as marsh, clear given 1%).
+    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "rough": 0.4}
+    marked = map_from_data({**demo_data, "hexes": {**demo_data["hexes"], "0101": {
+        "terrain": ["woods"], "features": ["victory_location"]}}})
+    found = diff_maps(marked, map_from_data(demo_data)).findings
+    assert ("terrain_mixed", "check") in [(f.kind, f.severity) for f in found]
+
+
 def test_hexside_features_are_compared_one_by_one(demo_data, demo_map):
     side_entry(demo_data, "0804", "0805")["features"] = ["road"]  # a river typed as a road
     result = diff_maps(demo_map, map_from_data(demo_data))
