@@ -102,7 +102,8 @@ class HexTerrain:
         lines are read against.
     probabilities
         Each terrain's probability of being the hex's main terrain (those of 1% or more),
-        as the reading gives it: ``confidence`` is the main terrain's. A typed terrain the
+        as the classifier gives it: ``confidence`` is the main terrain's. None for a hex
+        taken as an example (its terrain is the example's word). A typed terrain the
         reading gives almost no chance contradicts it even where it covers part of the hex
         (:mod:`pipeline.validate.diff`).
     """
@@ -270,7 +271,8 @@ class TerrainReader:
             light = _interior_light(self.fit, self.hexes, self.colours, reading,
                                     self.image.shape[1], self.image.shape[0])
         gain = light.gain(self.centres[:, 0], self.centres[:, 1])
-        terrain = _results(self.hexes, reading, shares, self.colours / gain)
+        terrain = _results(self.hexes, reading, shares, self.colours / gain,
+                           examples.hexes[examples.hexes >= 0])
         _warn_extremes(self.names, terrain, warn, self.legend.source)
         return Classification(terrain, light, reading, self.hexes)
 
@@ -623,12 +625,15 @@ def _with_printed_shares(shares: F64, printed: F64, legend: Legend) -> F64:
     return out
 
 
-def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64
-             ) -> dict[Hex, HexTerrain]:
+def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64,
+             examples: I64) -> dict[Hex, HexTerrain]:
+    """Each hex's terrain; ``examples`` (their indices) are read as their examples say,
+    and have no classifier's probabilities."""
     names = reading.names
     main = reading.main.tolist()
     confidence = reading.confidence.tolist()
     probability = reading.probability.tolist()
+    taught = set(examples.tolist())
     order = np.argsort(-shares, axis=1, kind="stable").tolist()
     out = {}
     for i, (h, colour) in enumerate(zip(hexes, np.clip(colours, 0, 255).tolist(), strict=True)):
@@ -636,7 +641,8 @@ def _results(hexes: list[Hex], reading: Reading, shares: F64, colours: F64
         others = [j for j in order[i] if j != main[i] and row[j] >= SECONDARY]
         terrain = (names[main[i]], *(names[j] for j in others))
         fractions = {names[j]: round(float(row[j]), 3) for j in order[i] if row[j] >= 0.01}
-        chances = {names[j]: round(p, 3) for j, p in enumerate(probability[i]) if p >= 0.01}
+        chances = {} if i in taught else {names[j]: round(p, 3)
+                                          for j, p in enumerate(probability[i]) if p >= 0.01}
         out[h] = HexTerrain(terrain, fractions, round(confidence[i], 3),
                             (round(colour[0], 1), round(colour[1], 1), round(colour[2], 1)),
                             chances)

@@ -225,7 +225,11 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
     # reads its ink as terrain (own icons sheet, learner seeds 1-2: three clear town hexes
     # read as marsh, clear given 1%): there its odds say nothing against the typist.
     marked = bool(hand.hexes[hex_id].features) if hex_id in hand.hexes else False
-    if chances and readable and chance < UNLIKELY and not marked:
+    # Where the area shares see a good part of the typed terrain, only a classifier likely
+    # right (LIKELY) overrules them: an unsure one spreads its odds thin (the demo scan
+    # taught by one sample: woods typed on a hex read rough at 0.50, 50% woods, given 2%).
+    opinion = share < SUPPORTED or (conf is not None and conf >= LIKELY)
+    if chances and readable and chance < UNLIKELY and opinion and not marked:
         # The classifier's own odds, not the area shares: a terrain can cover part of a
         # hex that is plainly another's (a hill's edge in a wood).
         given = f"a {chance:.0%}" if chance >= 0.01 else "under a 1%"

@@ -12,8 +12,10 @@ road that stops in a field, sea against a cliff) is a ``check``:
   e.g. 000_3d79f68a6e3e33eb.txt §8.2.2 "a bridge wherever a road crosses a river");
 * ``road_river_without_bridge``: the other way, a road crossing a river with no
   bridge on a map that types its bridges on hexsides (an error when the bridge
-  note cites a rule, else a warning); a map that types none leaves bridges to
-  its rule (Omaha's 000_3d79f68a6e3e33eb.txt §8.2.2 bridges every crossing);
+  note cites a rule, else a warning), or declares a bridge and types none (its
+  only bridge left out); a map whose bridge note cites the rule that bridges every
+  crossing and types none leaves bridges to its rule (Omaha's
+  000_3d79f68a6e3e33eb.txt §8.2.2);
 * ``road_gap``: two road ends facing each other across one hexside, or a road
   of a single hexside: a road hexside left out or typed on its own (warning);
   any other ``road_dead_end`` inside the map is a check;
@@ -98,10 +100,19 @@ def _unbridged(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[st
     # cites a rule). A map that types none leaves them to its rule: Omaha's "River
     # hexsides contain a bridge wherever a road crosses a river"
     # (000_3d79f68a6e3e33eb.txt §8.2.2) bridges every such crossing by itself.
+    # A map that declares a bridge and types none is the same map with its bridges left
+    # out, unless the bridge's note cites the rule that bridges every crossing (Omaha).
     typed = sorted({b for features in sides.values() for b in features & roles.bridges})
-    if not typed:
+    declared = sorted(b for b in the_map.hexside_features if b in roles.bridges)
+    if not typed and any(cite_of(the_map.hexside_features[b].note) for b in declared):
         return []
-    cite = next((c for b in typed if (c := cite_of(the_map.hexside_features[b].note))), "")
+    known = typed or declared
+    if not known:
+        return []
+    cite = next((c for b in known if (c := cite_of(the_map.hexside_features[b].note))), "")
+    where = (f"where this map types a {known[0]} on every other crossing" if typed else
+             f"where this map declares {known[0]} hexsides and types none; if a rule bridges"
+             f" every crossing, cite it in the {known[0]}'s note")
     out = []
     for key, features in sorted(sides.items()):
         roads, rivers = sorted(features & roles.roads), sorted(features & roles.rivers)
@@ -109,9 +120,8 @@ def _unbridged(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[st
             name = side_name(key)
             out.append(Finding(
                 "error" if cite else "warning", "road_river_without_bridge", name,
-                f"{name}: {roads[0]} crosses the {rivers[0]} with no {typed[0]}, where this"
-                f" map types a {typed[0]} on every other crossing: is it missing?",
-                cite=cite, hexes=side_hexes(the_map, key)))
+                f"{name}: {roads[0]} crosses the {rivers[0]} with no {known[0]}, {where}:"
+                " is it missing?", cite=cite, hexes=side_hexes(the_map, key)))
     return out
 
 

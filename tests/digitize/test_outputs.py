@@ -46,10 +46,14 @@ def test_map_json_is_a_valid_deterministic_map(demo_scanned: RoundTrip):
     assert entry.terrain == ["rough"] and entry.confidence is not None
     assert entry.fractions is not None and sum(entry.fractions.values()) == pytest.approx(1, 0.02)
     # The classifier's odds of each terrain being the main one: the main terrain's is the
-    # confidence, none above it, and those listed (1% or more) add up to at most 1.
-    chances = entry.probabilities
-    assert chances is not None and chances["rough"] == entry.confidence
-    assert max(chances.values()) == chances["rough"] and sum(chances.values()) <= 1.0005
+    # confidence, none above it, and those listed (1% or more) add up to at most 1. The
+    # hexes the legend's colours named surely were its examples, read as they say: no odds.
+    odds = {h: e for h, e in doc.hexes.items() if e.probabilities}
+    assert 0 < len(odds) < len(doc.hexes)
+    for e in odds.values():
+        assert e.probabilities is not None and e.probabilities[e.terrain[0]] == e.confidence
+        assert max(e.probabilities.values()) == e.confidence
+        assert sum(e.probabilities.values()) <= 1 + 0.0005 * len(e.probabilities)  # rounded
     sides = {tuple(sorted(s.hexes or ())): s.features for s in doc.hexsides}
     assert sides[("1806", "1807")] == ["bridge", "river", "road"]
     edge = [s for s in doc.hexsides if s.hex is not None]

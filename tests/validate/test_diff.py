@@ -70,12 +70,19 @@ def test_a_typed_terrain_the_classifier_gives_almost_no_chance_is_an_alarm(demo_
     assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "error")]
     assert found[0].message.endswith(": the reading gives woods a 2% chance of being the"
                                      " hex's main terrain")
-    # Unsure which terrain it is (0.6), the classifier still rules woods out: a warning.
+    # Unsure which terrain it is (0.6), the classifier still rules woods out where the
+    # shares see little of it (a tenth): a warning.
     demo_data["hexes"]["0101"] |= {"confidence": 0.6,
+                                   "fractions": {"clear": 0.9, "woods": 0.1},
                                    "probabilities": {"clear": 0.6, "rough": 0.4}}
     found = diff_maps(typed, map_from_data(demo_data)).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
     assert "gives woods under a 1% chance" in found[0].message
+    # Where the shares see a quarter of it, an unsure classifier does not overrule them.
+    demo_data["hexes"]["0101"]["fractions"] = {"clear": 0.74, "woods": 0.26}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+    demo_data["hexes"]["0101"]["fractions"] = {"clear": 0.9, "woods": 0.1}
     # Woods given a chance (here 0.02, the least that counts): both are in the hex, a look
     # as before.
     demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.02, "rough": 0.38}

@@ -127,6 +127,22 @@ def test_a_road_crossing_a_river_without_the_bridge_the_map_types(demo_data, dem
     assert not [f for f in lint_map(demo_map) if f.kind == "road_river_without_bridge"]
 
 
+def test_a_map_that_declares_a_bridge_and_types_none_has_left_it_out(demo_data):
+    # bocage's own halftone sheet has one bridge; typed without it, the map still declares
+    # the bridge, and no rule its note cites bridges the crossing: a warning there.
+    demo_data["hexside_features"]["bridge"]["note"] = "drawn where a road crosses a river"
+    demo_data["hexsides"].append({"hexes": ["1004", "1005"], "features": ["road", "river"]})
+    found = [f for f in _lint(demo_data) if f.kind == "road_river_without_bridge"]
+    # Each crossing: the one added and the demo's own at 1806/1807.
+    assert [(f.where, f.severity, f.cite) for f in found] == [("1004/1005", "warning", ""),
+                                                              ("1806/1807", "warning", "")]
+    assert "declares bridge hexsides and types none" in found[0].message
+    assert "cite it in the bridge's note" in found[0].message
+    # A map that declares no bridge at all says nothing of them (Cobra, June '44).
+    del demo_data["hexside_features"]["bridge"]
+    assert not [f for f in _lint(demo_data) if f.kind == "road_river_without_bridge"]
+
+
 def test_sea_next_to_inland_terrain_without_coast(demo_data, demo_map):
     demo_data["hexes"]["1010"] = {"terrain": ["all_sea"]}
     found = [f for f in _new(demo_data, demo_map) if f.kind == "sea_without_coast"]
