@@ -9,14 +9,17 @@ unit's own hex not counted) when every hex counts one.
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from itertools import pairwise
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.rules import Engine
-from pipeline.rules.situation import Situation
+from pipeline.hexgrid import Hex
+from pipeline.rules import Engine, supply
+from pipeline.rules.situation import GameMap, Marker, Situation
 from pipeline.rules.supply import Tracing, source_hexes
 
 from .test_cheapest import crowded
@@ -58,3 +61,47 @@ def test_every_line_runs_from_the_unit_to_a_source_hex_by_hex(system: str, seed:
 def test_lines_to_beachheads_on_a_crowded_position(seed: int) -> None:
     """000 §12.0: allied lines to beachhead markers, past enemy units and their ZOC."""
     assert checked_lines(crowded(seed)) > 0
+
+
+def marsh_position(seed: int) -> Situation:
+    """A Cobra position on clear and marsh with roads and a supply source a side: every
+    hex counts one, so the lines are searched in the order reached, with 003's limit of
+    one marsh hex a line (003_de9c41aeffe9bb98.txt §10.3.2) kept as part of each state."""
+    rng = random.Random(seed)
+    base = random_situation("cobra", seed)
+    grid = base.map.grid
+    terrain = {h: (rng.choice(["clear", "marsh", "marsh"]),) for h in grid.hexes()}
+    sides = {k: frozenset({"primary_road"}) for k, v in base.map.hexsides.items()
+             if "road" in next(iter(v))}
+    hexes = grid.hexes()
+    markers = tuple(Marker("supply_source", rng.choice(hexes), {"side": side})
+                    for side in ("allied", "german") for _ in range(2))
+    gmap = GameMap(grid, terrain, sides, base.map.edges)
+    return dataclasses.replace(base, map=gmap, markers=markers,
+                               state={**base.state, "turn": 5, "phase": "initial_movement"})
+
+
+def test_the_in_order_search_prunes_no_line_the_cheapest_first_search_keeps(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A state whose hex was reached earlier with no more marsh passed is not made
+    # (_Counted.in_order); the search that keeps every state (by_count, right for any
+    # counts) must find every hex at the same count by the same line, on positions where
+    # the pruning leaves states out.
+    def lines(seed: int) -> tuple[list[dict[Hex, tuple[float, tuple[Hex, ...]]]], int]:
+        situation = marsh_position(seed)
+        engine = Engine(situation)
+        found, made = [], 0
+        for side in ("allied", "german"):
+            for keys in ((), ("length",), ("enemy_units", "ezoc")):
+                traced = supply._trace(engine, Tracing(side).without(*keys), None)
+                made += len(traced.at)
+                found.append({h: (traced.counted(h), traced.path(h))
+                              for h in situation.map.grid.hexes() if traced.reaches(h)})
+        return found, made
+
+    pruned = [lines(seed) for seed in range(30)]
+    monkeypatch.setattr(supply._Counted, "in_order", supply._Counted.by_count)
+    kept = [lines(seed) for seed in range(30)]
+    assert [p[0] for p in pruned] == [k[0] for k in kept]
+    assert sum(len(f) for p in pruned for f in p[0]) > 1000  # lines were found
+    assert sum(p[1] for p in pruned) < 0.9 * sum(k[1] for k in kept)  # and states pruned
