@@ -23,8 +23,8 @@ road that stops in a field, sea against a cliff) is a ``check``:
   out, or typed on the next side) (warning); any other ``river_dead_end`` (a
   river rising inland) is a check, one finding per river end;
 * ``sea_without_coast``: sea next to land that is not coast, on a hexside with
-  no coast feature: a warning only on a map whose vocabulary has a coast
-  hexside feature (it declares its coasts), else a check;
+  no coast feature: a warning a hexside on a map whose vocabulary has a coast
+  hexside feature (it declares its coasts), else one check for each sea's shore;
 * ``town_terrain``: a hex a town location lists (or that bears a town's name)
   whose terrain is not town terrain (warning); a named hex in no location (check);
 * ``lone_rare_terrain``: a single hex of a rare main terrain (check);
@@ -43,7 +43,7 @@ from collections import Counter, defaultdict
 
 from pipeline.model import MapData
 from pipeline.model.mapdata import LINT_KINDS
-from pipeline.validate.findings import Finding, cite_of, sort_findings
+from pipeline.validate.findings import Finding, Severity, cite_of, sort_findings
 from pipeline.validate.roles import Roles, roles_for
 from pipeline.validate.sides import (
     Corner,
@@ -263,10 +263,9 @@ def _coasts(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
     # A map whose vocabulary has a coast hexside feature declares its coasts: sea against
     # land without one is a slip there. Elsewhere a cliff or a harbour is no finding to fix.
     declared = bool(roles.coast_sides & set(the_map.hexside_features))
-    out = []
+    bare: list[tuple[str, str, SideKey]] = []  # (sea hex, land hex, hexside)
     for hex_id in the_map.hex_ids():
-        here = set(the_map.terrain_of(hex_id))
-        if not here & roles.sea:
+        if not set(the_map.terrain_of(hex_id)) & roles.sea:
             continue
         for key in sides_of(the_map, hex_id):
             other = next((h for h in key if h != hex_id and the_map.has_hex(h)), None)
@@ -275,12 +274,56 @@ def _coasts(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
             there = set(the_map.terrain_of(other))
             if there & (roles.sea | roles.coast) or sides.get(key, frozenset()) & roles.coast_sides:
                 continue
-            name = side_name(key)
-            out.append(Finding("warning" if declared else "check", "sea_without_coast", name,
-                               f"{name}: sea ({hex_id}) next to {', '.join(sorted(there))}"
-                               f" ({other}) with no coast: is {hex_id} sea, or is a"
-                               " beach or coast missing?", hexes=(hex_id, other)))
+            bare.append((hex_id, other, key))
+    if declared:
+        return [_bare_coast(the_map, *found, "warning") for found in bare]
+    # Undeclared, a sea's whole shore is one look: a sea printed against land with no coast
+    # feature is how many maps draw coasts (the foreign icons map: 53 such hexsides).
+    out = []
+    for shore in _shores(the_map, roles, bare):
+        if len(shore) == 1:
+            out.append(_bare_coast(the_map, *shore[0], "check"))
+            continue
+        names = sorted(side_name(key) for _, _, key in shore)
+        land = sorted({t for _, other, _ in shore for t in the_map.terrain_of(other)})
+        touched = tuple(sorted({h for sea, other, _ in shore for h in (sea, other)}))
+        out.append(Finding(
+            "check", "sea_without_coast", names[0],
+            f"{names[0]}: sea meets {', '.join(land)} along {len(shore)} hexsides with no"
+            f" coast ({names[0]} ... {names[-1]}): on a map that declares no coast hexside,"
+            " is a beach or coast missing, or is the sea's edge its coast? (if so, switch"
+            " sea_without_coast off with that reason)", hexes=touched))
     return out
+
+
+def _bare_coast(the_map: MapData, sea: str, other: str, key: SideKey, severity: Severity
+                ) -> Finding:
+    name = side_name(key)
+    there = ", ".join(sorted(the_map.terrain_of(other)))
+    return Finding(severity, "sea_without_coast", name,
+                   f"{name}: sea ({sea}) next to {there} ({other}) with no coast: is {sea}"
+                   " sea, or is a beach or coast missing?", hexes=(sea, other))
+
+
+def _shores(the_map: MapData, roles: Roles, bare: list[tuple[str, str, SideKey]]
+            ) -> list[list[tuple[str, str, SideKey]]]:
+    """The bare coast hexsides grouped by the body of water their sea hex is in (sea hexes
+    joined through sea hexes), in the order first met."""
+    water: dict[str, int] = {}
+    for body, start in enumerate(dict.fromkeys(sea for sea, _, _ in bare)):
+        if start in water:
+            continue
+        todo = [start]
+        water[start] = body
+        while todo:
+            for n in neighbour_ids(the_map, todo.pop()):
+                if n not in water and set(the_map.terrain_of(n)) & roles.sea:
+                    water[n] = body
+                    todo.append(n)
+    shores: dict[int, list[tuple[str, str, SideKey]]] = {}
+    for found in bare:
+        shores.setdefault(water[found[0]], []).append(found)
+    return list(shores.values())
 
 
 def _towns(the_map: MapData, roles: Roles) -> list[Finding]:

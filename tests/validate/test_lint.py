@@ -16,7 +16,7 @@ from pipeline.validate.sides import corners_of_side
 from .conftest import ROOT, side_entry
 
 # The demo's standing findings (its coast is unmarked but at Omaha, see the report).
-DEMO_KINDS = {"river_dead_end": 2, "road_dead_end": 3, "sea_without_coast": 38,
+DEMO_KINDS = {"river_dead_end": 2, "road_dead_end": 3, "sea_without_coast": 1,
               "lone_rare_terrain": 1}
 
 
@@ -37,6 +37,9 @@ def test_the_demo_has_only_its_standing_findings_all_checks(demo_map):
     found = lint_map(demo_map)
     counts = {k: sum(f.kind == k for f in found) for k in DEMO_KINDS}
     assert counts == DEMO_KINDS and {f.severity for f in found} == {"check"}
+    # The sea against the bluffs is one look for the whole shore, not 38.
+    shore = next(f for f in found if f.kind == "sea_without_coast")
+    assert "along 38 hexsides with no coast" in shore.message
 
 
 def test_unknown_names_are_all_reported_with_a_suggestion(demo_data):
@@ -146,8 +149,12 @@ def test_a_map_that_declares_a_bridge_and_types_none_has_left_it_out(demo_data):
 def test_sea_next_to_inland_terrain_without_coast(demo_data, demo_map):
     demo_data["hexes"]["1010"] = {"terrain": ["all_sea"]}
     found = [f for f in _new(demo_data, demo_map) if f.kind == "sea_without_coast"]
-    assert len(found) == 6 and all("1010" in f.hexes for f in found)
-    assert {f.severity for f in found} == {"check"}  # the demo declares no coast hexsides
+    # The demo declares no coast hexsides: a lake's whole shore is one look, its hexes
+    # all named, apart from the sea's own shore (another body of water).
+    assert [(f.severity, f.where) for f in found] == [("check", "0910/1010")]
+    assert len(found[0].hexes) == 7 and "1010" in found[0].hexes
+    assert "sea meets clear along 6 hexsides with no coast (0910/1010 ... 1010/1111)" in (
+        found[0].message)
     # A beach is a coast: Omaha's hexes next to the sea raise nothing.
     assert not any("2219" in f.hexes for f in lint_map(demo_map) if f.kind == "sea_without_coast")
     # A map with a coast hexside feature declares its coasts: sea against land is a warning.
