@@ -382,9 +382,9 @@ def _enemy_hexes(engine: Engine, side: str) -> frozenset[Hex]:
     memo = engine.situation.position_memo
     known = memo.get(key)
     if known is None:
+        # By the units themselves: the same hexes as their occupants, one pass, no tuples.
         known = memo[key] = frozenset(
-            h for h, here in engine.situation.occupants.items()
-            if any(u.side != side for u in here))
+            u.hex for u in engine.situation.units if u.side != side and u.hex is not None)
     return known  # type: ignore[return-value]
 
 
