@@ -196,13 +196,15 @@ def _side_answers(engine: Engine, side: str, units: list[Unit]) -> dict[str, Sup
                                             f"no supply source on the map ({names})")
         return answers
     lines = trace(engine, strict)
+    shut = _own_hexes_shut(engine, side)
+    cite = engine.cite(rules.length.cite if rules.length.max is not None else rules.cite,
+                       rules.cite)  # every line's rule: its length, or supply itself
     for unit in units:
         assert unit.hex is not None
-        closed = _own_hex_closed(engine, unit)
-        if closed is not None:
-            answers[unit.id] = closed
+        if unit.hex in shut:
+            answers[unit.id] = _own_hex_closed(engine, unit)
         elif lines.reaches(unit.hex):
-            answers[unit.id] = _in_supply(engine, lines, unit.hex, sources)
+            answers[unit.id] = _in_supply(engine, lines, unit.hex, sources, cite)
         else:
             cut.append(unit)
     if cut:
@@ -210,14 +212,14 @@ def _side_answers(engine: Engine, side: str, units: list[Unit]) -> dict[str, Sup
     return answers
 
 
-def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source]
-               ) -> SupplyAnswer:
+def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source],
+               cite: str | None) -> SupplyAnswer:
+    """The answer for a unit at ``at`` that a line reaches; ``cite`` is the rule every
+    line keeps to (its length's, or supply's own)."""
     rules, name = engine.profile.supply, engine.name
     path = lines.path(at)
     source = sources[path[-1]]
     what = source.rule.name or "a supply source"
-    cite = engine.cite(rules.length.cite if rules.length.max is not None else rules.cite,
-                       rules.cite)
     if len(path) == 1:
         own = source.rule.in_hex
         return SupplyAnswer(True, engine.cite(own.cite, source.rule.cite) if own else cite,
@@ -233,18 +235,22 @@ def _in_supply(engine: Engine, lines: Lines, at: Hex, sources: dict[Hex, _Source
                         f" {len(path) - 2} hex{'es' if len(path) > 3 else ''}", path)
 
 
-def _own_hex_closed(engine: Engine, unit: Unit) -> SupplyAnswer | None:
-    """003 §10.3.3 (``ezoc.own_hex: "blocked"``): no line leaves an EZOC hex that no
-    friendly unit negates; the cite names why the unit does not negate it (§9.2.6).
+def _own_hexes_shut(engine: Engine, side: str) -> frozenset[Hex]:
+    """003 §10.3.3 (``ezoc.own_hex: "blocked"``): the hexes no line of ``side`` leaves,
+    EZOC hexes no friendly unit negates; none where the rule is not the profile's.
     Only the EZOC counts here: an enemy unit sharing the hex (a saved game's) does not
     close the start of the unit's own line (000_3d79f68a6e3e33eb.txt §12.0 "from
     itself"; the module docstring)."""
     rules = engine.profile.supply
-    assert unit.hex is not None
     if rules.ezoc.mode == "ignored" or rules.ezoc.own_hex != "blocked":
-        return None
-    if unit.hex not in _closed(engine, unit.side, frozenset({"enemy_units"})):
-        return None
+        return frozenset()
+    return _closed(engine, side, frozenset({"enemy_units"}))
+
+
+def _own_hex_closed(engine: Engine, unit: Unit) -> SupplyAnswer:
+    """The answer for a unit in one of :func:`_own_hexes_shut`: the cite names why the unit
+    does not negate the EZOC itself (003 §9.2.6)."""
+    rules = engine.profile.supply
     negation = engine.profile.zoc.negated_by_friendly
     exempt = any_holds(engine, negation.not_by, unit)
     cite = getattr(exempt, "cite", "") or rules.ezoc.cite
