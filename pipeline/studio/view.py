@@ -3,7 +3,8 @@
 :func:`page_state` is one JSON document the page draws everything from: the grid (each
 hex's id, centre and six corners, clockwise from the corner before the first
 direction, so a hex's side toward direction ``d`` runs from corner ``d - 1`` to corner
-``d``), each hex's terrain, confidence and provenance, the hexsides that have features,
+``d``), each hex's terrain, confidence and provenance (and a read hex's odds of each
+terrain, ``odds``), the hexsides that have features,
 the hex symbols and names, the anchors, the findings, the hexes the learner suggests
 labelling next and how sure the reading is, the vocabulary with its colours and keys,
 and the version edits must name.
@@ -67,9 +68,13 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
         sides.append({"id": key, "hex": index[grid.id(a)], "direction": direction,
                       "other": index[grid.id(b)] if grid.contains(b) else None,
                       "features": list(features), "provenance": provenance})
+    # The classifier's odds of each read hex (a person's word has none): the page names the
+    # runners-up, the terrains a label would most likely have to choose between.
+    odds = {grid.id(h): t.probabilities for h, t in reading.terrain.items()
+            if t.probabilities and values.get(grid.id(h), ((), None, ""))[2] == "read"}
     return {
         **_frame(workspace, fit, doc, reading.legend),
-        "hexes": _hexes(fit, values, doc),
+        "hexes": _hexes(fit, values, doc, odds),
         "hexsides": sides,
         "findings": [f.to_dict() for f in state.findings],
         "suggested": workspace.suggestions(),
@@ -77,9 +82,11 @@ def page_state(workspace: Workspace) -> dict[str, Any]:
     }
 
 
-def _hexes(fit: GridFit, values: dict[str, HexValue], doc: MapData) -> list[dict[str, Any]]:
-    """Each hex's place, its terrain as the page shows it, its marks and name
-    (a hex missing from ``values`` has no terrain yet)."""
+def _hexes(fit: GridFit, values: dict[str, HexValue], doc: MapData,
+           odds: dict[str, dict[str, float]] | None = None) -> list[dict[str, Any]]:
+    """Each hex's place, its terrain as the page shows it, its marks and name, and the
+    classifier's odds where it read the hex (a hex missing from ``values`` has no terrain
+    yet)."""
     grid = fit.grid
     order = grid.hexes()
     corners = hex_corners(fit, order)
@@ -94,6 +101,7 @@ def _hexes(fit: GridFit, values: dict[str, HexValue], doc: MapData) -> list[dict
             "centre": [round(float(centres[i][0]), 1), round(float(centres[i][1]), 1)],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners[i]],
             "terrain": list(terrain), "confidence": confidence, "provenance": provenance,
+            "odds": (odds or {}).get(hex_id, {}),
             "features": list(entry.features) if entry else [],
             "name": entry.name if entry and entry.name else None,
         })

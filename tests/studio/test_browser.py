@@ -182,6 +182,15 @@ def test_a_builder_checks_the_demo_map_in_the_studio(session, demo_truth):
     assert before_pixel[0] > before_pixel[2] + 40
     assert all(abs(v - int(WRONG_WOODS[1:3], 16)) <= 3 for v in after_pixel[:3])
     assert page.page.text_content("#hex-info").startswith(woods[2])
+    # A read hex the classifier is torn on names its odds, the likeliest first: the
+    # terrains a label would choose between.
+    torn = next(h for h in taught.values() if h["provenance"] == "read"
+                and sum(p >= 0.05 for p in h["odds"].values()) >= 2)
+    page.click_hex(torn["id"])
+    top = max(torn["odds"], key=torn["odds"].get)
+    shown = int(100 * torn["odds"][top] + 0.5)  # as the page's Math.round
+    assert f"odds {top} {shown}%, " in (
+        page.page.text_content("#hex-info"))
 
     # Correct a hexside: a river on the north side of 1010.
     page.page.check("input[name=mode][value=hexside]")

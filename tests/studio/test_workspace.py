@@ -73,8 +73,17 @@ def test_the_hexes_suggested_are_the_learner_s_and_none_a_person_gave(demo_folde
     workspace.set_terrain(first[0], terrain, 0)
     assert first[0] not in workspace.suggestions()
     assert len(workspace.suggestions()) == reading.SUGGESTED
-    summary = page_state(workspace)["reading"]
+    state = page_state(workspace)
+    summary = state["reading"]
     assert summary["taught"] == 1
+    # A read hex carries the classifier's odds (its main terrain's is its confidence); the
+    # hex a person labelled has none.
+    hexes = {h["id"]: h for h in state["hexes"]}
+    assert hexes[first[0]]["odds"] == {}
+    read_hexes = [h for h in hexes.values() if h["provenance"] == "read"]
+    with_odds = [h for h in read_hexes if h["odds"]]
+    assert len(with_odds) > len(read_hexes) / 2
+    assert all(h["odds"][h["terrain"][0]] == h["confidence"] for h in with_odds)
     values = workspace.hex_values().values()
     read = [c for _, c, p in values if p == "read"]
     assert summary["confidence"] == round(sum(read) / len(read), 3)

@@ -146,12 +146,18 @@
     if (i === undefined) { box.textContent = "Click a hex."; return; }
     const h = s.hexes[i];
     const sure = h.confidence === null ? "" : ` · confidence ${h.confidence.toFixed(2)}`;
+    // The classifier's odds of each terrain being the main one, the likeliest first: the
+    // terrains a label would choose between.
+    const odds = Object.entries(h.odds || {}).filter(([, p]) => p >= 0.05)
+      .sort((a, b) => b[1] - a[1]).slice(0, 3)
+      .map(([name, p]) => `${name} ${Math.round(100 * p)}%`);
+    const likely = odds.length > 1 ? ` · odds ${odds.join(", ")}` : "";
     const named = h.name ? ` · ${h.name}` : "";
     const marks = h.features.length ? ` · ${h.features.join(", ")}` : "";
     box.innerHTML = "<strong></strong> <span></span>";
     box.children[0].textContent = h.id;
     const terrain = h.terrain.length ? `${h.terrain.join(" + ")} (${h.provenance})` : "not read yet";
-    box.children[1].textContent = `${terrain}${sure}${named}${marks}`;
+    box.children[1].textContent = `${terrain}${sure}${likely}${named}${marks}`;
     box.dataset.hex = h.id;
     box.dataset.terrain = h.terrain[0] || "";
   }
