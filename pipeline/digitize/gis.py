@@ -10,7 +10,7 @@ scan, the layers lie on it with no georeferencing step.
   the point ``(c, r)``, y down) into the frame.
 * :func:`geojson` gives the two layers as GeoJSON FeatureCollections:
   ``hexes`` (a Polygon a hex: ``id``, ``terrain``, ``terrains``,
-  ``fractions``, ``confidence``, ``provenance``) and ``hexsides`` (a
+  ``fractions``, ``confidence``, ``probabilities``, ``provenance``) and ``hexsides`` (a
   LineString a feature on a hexside: ``feature``, ``kind``, ``hexes``,
   ``confidence``, ``provenance``). GeoJSON cannot name a frame that is not the
   Earth's (RFC 7946 fixes WGS 84), so a GIS labels them EPSG:4326; the
@@ -74,7 +74,8 @@ _Kind = Literal["Polygon", "LineString"]
 # Each layer's fields: name -> how GDAL stores it ("text" or "real").
 _FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "hexes": (("id", "text"), ("terrain", "text"), ("terrains", "text"),
-              ("fractions", "text"), ("confidence", "real"), ("provenance", "text")),
+              ("fractions", "text"), ("confidence", "real"), ("probabilities", "text"),
+              ("provenance", "text")),
     "hexsides": (("feature", "text"), ("kind", "text"), ("hexes", "text"),
                  ("confidence", "real"), ("provenance", "text")),
 }
@@ -126,7 +127,8 @@ def geojson(result: Digitization, source: str | None = None) -> dict[str, dict[s
     -------
     dict
         ``{"hexes": ..., "hexsides": ...}``; every property is plain JSON
-        (``terrains`` a list, ``fractions`` an object).
+        (``terrains`` a list, ``fractions`` and ``probabilities`` objects: the latter the
+        classifier's odds of each terrain, empty for a hex taken as an example).
 
     Examples
     --------
@@ -150,6 +152,7 @@ def geojson(result: Digitization, source: str | None = None) -> dict[str, dict[s
                                      "terrains": list(entry.terrain),
                                      "fractions": dict(entry.fractions or {}),
                                      "confidence": entry.confidence,
+                                     "probabilities": dict(entry.probabilities or {}),
                                      "provenance": entry.provenance or "read"}})
     entries = {"/".join(e.key()): e for e in doc.hexsides}
     lines: list[dict[str, Any]] = []
@@ -204,7 +207,8 @@ def geopackage(layers: Mapping[str, Mapping[str, Any]]) -> bytes:
     >>> ring = [[0.5, -0.5], [9.5, -0.5], [9.5, -9.5], [0.5, -0.5]]
     >>> cell = {"geometry": {"type": "Polygon", "coordinates": [ring]}, "properties": {
     ...     "id": "0101", "terrain": "clear", "terrains": ["clear"],
-    ...     "fractions": {"clear": 1.0}, "confidence": 0.9, "provenance": "read"}}
+    ...     "fractions": {"clear": 1.0}, "confidence": 0.9, "probabilities": {"clear": 0.9},
+    ...     "provenance": "read"}}
     >>> data = geopackage({"hexes": {"features": [cell]}, "hexsides": {"features": []}})
     >>> data[:16]
     b'SQLite format 3\\x00'

@@ -78,7 +78,7 @@ def test_the_layers_are_polygons_and_lines_with_no_crs(written: Written):
     hexes = pyogrio.read_info(gpkg, layer="hexes")
     assert hexes["features"] == 550 and hexes["crs"] is None
     assert list(hexes["fields"]) == ["id", "terrain", "terrains", "fractions", "confidence",
-                                     "provenance"]
+                                     "probabilities", "provenance"]
     sides = pyogrio.read_info(gpkg, layer="hexsides")
     assert list(sides["fields"]) == ["feature", "kind", "hexes", "confidence", "provenance"]
     # The GeoJSON pair for scripts: one geometry type each, as GDAL reads them.
@@ -100,6 +100,7 @@ def test_the_layers_say_what_map_json_says(written: Written):
         assert fields["terrains"][i].split(",") == entry["terrain"]
         assert json.loads(fields["fractions"][i]) == entry["fractions"]
         assert fields["confidence"][i] == pytest.approx(entry["confidence"])
+        assert json.loads(fields["probabilities"][i]) == entry.get("probabilities", {})
         assert fields["provenance"][i] == "read"
 
 
