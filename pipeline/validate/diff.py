@@ -219,17 +219,8 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
         return Finding(_at_least(_severity(conf, sure), "warning"), "terrain_differs", hex_id,
                        f"{hex_id}: typed {typed}, {seen}: {kind} where the reading sees"
                        f" none", hexes=(hex_id,), confidence=conf, source="diff")
-    chances = entry.probabilities if entry is not None else None
-    chance = (chances or {}).get(typed, 0.0)
-    # A symbol typed in the hex (a town) is printed over its ground, and the classifier
-    # reads its ink as terrain (own icons sheet, learner seeds 1-2: three clear town hexes
-    # read as marsh, clear given 1%): there its odds say nothing against the typist.
-    marked = bool(hand.hexes[hex_id].features) if hex_id in hand.hexes else False
-    # Where the area shares see a good part of the typed terrain, only a classifier likely
-    # right (LIKELY) overrules them: an unsure one spreads its odds thin (the demo scan
-    # taught by one sample: woods typed on a hex read rough at 0.50, 50% woods, given 2%).
-    opinion = share < SUPPORTED or (conf is not None and conf >= LIKELY)
-    if chances and readable and chance < UNLIKELY and opinion and not marked:
+    chance = _ruled_out(hand, dig, hex_id, typed, share)
+    if chance is not None and readable:
         # The classifier's own odds, not the area shares: a terrain can cover part of a
         # hex that is plainly another's (a hill's edge in a wood).
         given = f"a {chance:.0%}" if chance >= 0.01 else "under a 1%"
@@ -249,6 +240,30 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
     return Finding(severity, "terrain_differs", hex_id,
                    f"{hex_id}: typed {typed}, {seen}", hexes=(hex_id,), confidence=conf,
                    source="diff")
+
+
+def _ruled_out(hand: MapData, dig: MapData, hex_id: str, typed: str, share: float
+               ) -> float | None:
+    """The chance the reading's classifier gives ``typed`` of being the hex's main
+    terrain, where that rules it out (under :data:`UNLIKELY`); ``None`` where the reading
+    has no odds for the hex, gives it more, or its odds say nothing against the typist."""
+    entry = dig.hexes.get(hex_id)
+    if entry is None or not entry.probabilities:
+        return None
+    chance = entry.probabilities.get(typed, 0.0)
+    conf = entry.confidence
+    # A symbol typed in the hex (a town) is printed over its ground, and the classifier
+    # reads its ink as terrain (own icons sheet, learner seeds 1-2: three clear town hexes
+    # read as marsh, clear given 1%): there its odds say nothing against the typist.
+    typed_entry = hand.hexes.get(hex_id)
+    if typed_entry is not None and typed_entry.features:
+        return None
+    # Where the area shares see a good part of the typed terrain, only a classifier likely
+    # right (LIKELY) overrules them: an unsure one spreads its odds thin (the demo scan
+    # taught by one sample: woods typed on a hex read rough at 0.50, 50% woods, given 2%).
+    if share >= SUPPORTED and (conf is None or conf < LIKELY):
+        return None
+    return chance if chance < UNLIKELY else None
 
 
 def _hex_findings(hand: MapData, dig: MapData, hex_id: str, sure: float,
