@@ -96,7 +96,7 @@ def test_geojson_is_two_layers_in_the_frame_a_gis_shows_the_scan_in(demo_scanned
     entry = result.map.hexes[props["id"]]
     assert props == {"id": props["id"], "terrain": entry.terrain[0], "terrains": entry.terrain,
                      "fractions": entry.fractions, "confidence": entry.confidence,
-                     "provenance": "read"}
+                     "probabilities": entry.probabilities or {}, "provenance": "read"}
     river = next(f for f in lines if f["properties"]["feature"] == "river")
     assert river["properties"]["kind"] == "along" and "/" in river["properties"]["hexes"]
     bridge = next(f for f in lines if f["properties"]["hexes"] == "1806/1807"
