@@ -57,6 +57,7 @@ from pipeline.digitize.sideconfidence import Kind, LineKind, absences, confidenc
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
 from pipeline.hexgrid import Hexside
+from pipeline.workers import begun
 
 __all__ = ["ALONG_BAND", "HexsideReading", "detect_hexsides", "read_hexsides"]
 
@@ -157,8 +158,13 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     along = [n for n, f in features.items() if f.kind == "along" and f.shape == "line"]
     across = [n for n, f in features.items() if f.kind == "across" and f.shape == "line"]
     found: Found = {}
-    cross = read_crossings(reader, geo, legend, across, marks)
+    # The lines across hexsides and those along them are read apart, from the same
+    # prepared scan: the crossings on a thread of their own while the rest is read here
+    # (array work, mostly: both cores busy). Its symbol tables are made first, once.
+    reader.symbols  # noqa: B018
+    crossing = begun(read_crossings, reader, geo, legend, across, marks)
     shown, tinted = _along(reader, geo, legend, along, across, inks)
+    cross = crossing.result()
     # The line a bridge spans shows at the hexside's ends, where no bridge (and
     # no wide road) hides it.
     ends = np.abs(_ALONG_T - 0.5) > _MARK_REACH
