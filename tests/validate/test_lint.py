@@ -11,7 +11,7 @@ from pipeline.errors import BocageError, DataError
 from pipeline.model import map_from_data
 from pipeline.model.mapdata import LINT_KINDS
 from pipeline.validate import lint_map, roles_for, screen_document, switched_off
-from pipeline.validate.sides import corners_of_side
+from pipeline.validate.sides import corners_of_side, neighbour_ids
 
 from .conftest import ROOT, side_entry
 
@@ -161,6 +161,21 @@ def test_sea_next_to_inland_terrain_without_coast(demo_data, demo_map):
     demo_data["hexside_features"]["coastline"] = {"kind": "along"}
     found = [f for f in _lint(demo_data) if f.kind == "sea_without_coast" and "1010" in f.hexes]
     assert len(found) == 6 and {f.severity for f in found} == {"warning"}
+
+
+def test_a_shore_of_one_hexside_keeps_the_hexsides_own_finding(demo_data, demo_map):
+    # A lake in the corner with beaches all round but on one side: that side's finding,
+    # drawn on it, as on a map that declares its coasts.
+    demo_data["hexes"]["0101"] = {"terrain": ["all_sea"]}
+    around = neighbour_ids(map_from_data(demo_data), "0101")
+    for hex_id in around[1:]:
+        demo_data["hexes"][hex_id] = {"terrain": ["beach"]}
+    found = [f for f in _new(demo_data, demo_map) if f.kind == "sea_without_coast"]
+    side = "/".join(sorted(("0101", around[0])))
+    assert [(f.where, f.hexes, f.severity) for f in found] == [
+        (side, ("0101", around[0]), "check")]
+    assert found[0].message == (f"{side}: sea (0101) next to clear ({around[0]}) with no"
+                                " coast: is 0101 sea, or is a beach or coast missing?")
 
 
 def test_a_lint_kind_is_switched_off_per_map_with_its_reason(demo_data):
