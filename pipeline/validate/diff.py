@@ -59,6 +59,7 @@ from pipeline.validate.roles import Roles, roles_for, rule_bridged
 from pipeline.validate.sides import (
     SideKey,
     feature_sides,
+    hex_regions,
     neighbour_ids,
     side_hexes,
     side_name,
@@ -589,22 +590,10 @@ def _patches(the_map: MapData, dig: MapData, findings: list[Finding]) -> list[Fi
     typed slip beside it is read as something else and stays a finding of its own.
     """
     differ = {f.where: f for f in findings if f.kind == "terrain_differs"}
-    seen: set[str] = set()
     gathered: list[Finding] = []
     gone: set[str] = set()
-    for start in sorted(differ):
-        if start in seen:
-            continue
-        region, todo = [], [start]
-        seen.add(start)
-        while todo:
-            h = todo.pop()
-            region.append(h)
-            for n in neighbour_ids(the_map, h):
-                if n in differ and n not in seen \
-                        and dig.terrain_of(n)[0] == dig.terrain_of(start)[0]:
-                    seen.add(n)
-                    todo.append(n)
+    for region in hex_regions(the_map, sorted(differ), lambda start, n: n in differ and
+                              dig.terrain_of(n)[0] == dig.terrain_of(start)[0]):
         alarms = [h for h in region if differ[h].severity != "check"]
         if len(region) >= _PATCH and alarms:
             region.sort()

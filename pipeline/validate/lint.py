@@ -51,6 +51,7 @@ from pipeline.validate.sides import (
     corner_ids,
     corners_of_side,
     feature_sides,
+    hex_regions,
     neighbour_ids,
     side_hexes,
     side_name,
@@ -309,17 +310,9 @@ def _shores(the_map: MapData, roles: Roles, bare: list[tuple[str, str, SideKey]]
             ) -> list[list[tuple[str, str, SideKey]]]:
     """The bare coast hexsides grouped by the body of water their sea hex is in (sea hexes
     joined through sea hexes), in the order first met."""
-    water: dict[str, int] = {}
-    for body, start in enumerate(dict.fromkeys(sea for sea, _, _ in bare)):
-        if start in water:
-            continue
-        todo = [start]
-        water[start] = body
-        while todo:
-            for n in neighbour_ids(the_map, todo.pop()):
-                if n not in water and set(the_map.terrain_of(n)) & roles.sea:
-                    water[n] = body
-                    todo.append(n)
+    bodies = hex_regions(the_map, dict.fromkeys(sea for sea, _, _ in bare),
+                         lambda _, n: bool(set(the_map.terrain_of(n)) & roles.sea))
+    water = {h: body for body, hexes in enumerate(bodies) for h in hexes}
     shores: dict[int, list[tuple[str, str, SideKey]]] = {}
     for found in bare:
         shores.setdefault(water[found[0]], []).append(found)

@@ -16,7 +16,7 @@ from hexside to hexside.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from pipeline.hexgrid import Hex, HexGrid
 from pipeline.model import MapData
@@ -27,6 +27,7 @@ __all__ = [
     "corner_ids",
     "corners_of_side",
     "feature_sides",
+    "hex_regions",
     "neighbour_ids",
     "side_hexes",
     "side_name",
@@ -89,6 +90,38 @@ def neighbour_ids(the_map: MapData, hex_id: str) -> list[str]:
     """The on-map neighbours of a hex, in the grid's direction order."""
     grid = _grid(the_map, hex_id)
     return grid.ids(grid.neighbours(grid.hex(hex_id)))
+
+
+def hex_regions(the_map: MapData, starts: Iterable[str], joins: Callable[[str, str], bool]
+                ) -> list[list[str]]:
+    """Groups of neighbouring hexes, one grown from each of ``starts`` not yet in a group
+    (in their order): a neighbour ``n`` of a group's hex joins the group grown from
+    ``start`` when ``joins(start, n)``. Each group starts with its start, the rest in the
+    order reached.
+
+    >>> from pipeline.model import GameFolder
+    >>> from pathlib import Path
+    >>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
+    >>> lake = {"0101", "0102", "0201"}
+    >>> [sorted(r) for r in hex_regions(demo, ["0102", "0201", "0303"], lambda s, n: n in lake)]
+    [['0101', '0102', '0201'], ['0303']]
+    """
+    group: dict[str, int] = {}
+    out: list[list[str]] = []
+    for start in starts:
+        if start in group:
+            continue
+        group[start] = len(out)
+        region, todo = [], [start]
+        while todo:
+            h = todo.pop()
+            region.append(h)
+            for n in neighbour_ids(the_map, h):
+                if n not in group and joins(start, n):
+                    group[n] = len(out)
+                    todo.append(n)
+        out.append(region)
+    return out
 
 
 def sides_of(the_map: MapData, hex_id: str) -> list[SideKey]:
