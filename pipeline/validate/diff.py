@@ -60,6 +60,7 @@ from pipeline.validate.sides import (
     SideKey,
     feature_sides,
     hex_regions,
+    named_places,
     neighbour_ids,
     side_hexes,
     side_name,
@@ -442,14 +443,18 @@ def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str
     follows as well as a road; a road left out there is one the typist can see, and
     it is listed for a look rather than as an alarm. Unless the typed road stops at
     this hexside (:func:`_stops_at`): then the reading carries on a road the typed map
-    breaks off, two witnesses of a stretch left out.
+    breaks off, two witnesses of a stretch left out. So does a line of the same ink the
+    typed map breaks off there: the reading takes a railroad for a road where its ticks
+    do not show (own keybox sheet, a railroad left out into a city read as a road).
     """
     towns = [h for h in side_hexes(hand, key)
              if hand.terrain_of(h)[0] in roles.towns and dig.terrain_of(h)[0] in roles.towns]
     if not towns:
         return {}
     return {f: f"{towns[0]} is built-up, and its print is dark lines the reading follows too"
-            for f in read_only if f in roles.roads and not _stops_at(hand, key, f, typed)}
+            for f in read_only if f in roles.roads and not any(
+                _stops_at(hand, key, g, typed) for g in {f, *hand.hexside_features}
+                if g == f or _one_ink(dig, f, g))}
 
 
 def _stops_at(hand: MapData, key: SideKey, feature: str,
@@ -468,13 +473,18 @@ def _stops_at(hand: MapData, key: SideKey, feature: str,
 
 
 def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
-           typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]]
-           ) -> dict[str, str]:
-    """Features typed on ``key`` alone, with nothing of the kind beside them in either map.
+           typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]],
+           roles: Roles) -> dict[str, str]:
+    """Features typed on ``key`` alone, with nothing of the kind beside them in either map,
+    and roads typed on ``key`` into a dead end the reading finds no road at.
 
     A road or a river is a line: a stretch of one hexside that goes on nowhere in the
     typed map, and that the reading finds neither there nor beside it, is a stretch
-    typed on the wrong hexside (or on none) far more often than a line printed so.
+    typed on the wrong hexside (or on none) far more often than a line printed so. A road
+    typed into a hex where it ends away from a town, a named place or the map's edge
+    (lint's ``road_dead_end``), that the reading reads neither on this hexside nor on any
+    other of that hex, is the same slip at a line's end: a stretch typed one hexside too
+    far, or where there is none (own photo sheet, a road typed into a clear hex).
     """
     out = {}
     for feature in typed_only:
@@ -483,7 +493,39 @@ def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
         if not any(feature in typed.get(k, ()) or feature in read.get(k, ()) for k in near):
             out[feature] = (f"typed on this hexside alone, with no {feature} beside it, and"
                             " read neither here nor beside it: typed on the wrong hexside?")
+        elif feature in roles.roads:
+            end = _dead_end(hand, dig, key, feature, typed, read, roles)
+            if end is not None:
+                out[feature] = (f"the typed {feature} ends at {end}, away from a town or the"
+                                f" map edge, and the reading reads no {feature} into {end}:"
+                                " typed one hexside too far?")
     return out
+
+
+def _dead_end(hand: MapData, dig: MapData, key: SideKey, feature: str,
+              typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]],
+              roles: Roles) -> str | None:
+    """The hex of ``key`` where the typed road ``feature`` ends and the reading reads none.
+
+    An end as lint's ``road_dead_end`` has it: no other road typed through the hex (a
+    junction), none of the hex's six neighbours off the map (the road leaves), no town
+    typed there and no place named there. A line of the road's ink read there counts as
+    the road read (own photo sheet: a railroad read as a road where its ticks blur).
+    """
+    alike = {g for g in dig.hexside_features if g == feature or _one_ink(dig, feature, g)}
+    alike.add(feature)
+    if read.get(key, frozenset()) & alike:
+        return None
+    for h in side_hexes(hand, key):
+        others = [k for k in sides_of(hand, h) if k != key]
+        if len(neighbour_ids(hand, h)) < 6 or set(hand.terrain_of(h)) & roles.towns \
+                or h in named_places(hand):
+            continue
+        if any(typed.get(k, frozenset()) & roles.roads for k in others):
+            continue
+        if not any(read.get(k, frozenset()) & alike for k in others):
+            return h
+    return None
 
 
 def _unseen_beside(hand: MapData, key: SideKey, typed_only: Iterable[str],
@@ -520,6 +562,17 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
     the reading has the one and the typist the other, the reading is as likely to have
     missed the ticks as the typist to have typed the wrong line: a look, not an alarm.
     """
+    out = {}
+    for feature in read_only:
+        for other in typed_only:
+            if _one_ink(dig, feature, other):
+                out[feature] = (f"{other} is typed here and printed in the same ink: the"
+                                f" reading may have taken the one for the other")
+    return out
+
+
+def _one_ink(dig: MapData, a: str, b: str) -> bool:
+    """Whether two hexside features are of one kind and printed in one ink (:data:`_INK`)."""
     def ink(name: str) -> tuple[str, tuple[int, ...]] | None:
         kind = dig.hexside_features.get(name)
         if kind is None or not kind.color:
@@ -527,16 +580,9 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
         text = kind.color.lstrip("#")
         return kind.kind, tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
 
-    out = {}
-    for feature in read_only:
-        mine = ink(feature)
-        for other in typed_only:
-            theirs = ink(other)
-            if mine is not None and theirs is not None and mine[0] == theirs[0] and max(
-                    abs(a - b) for a, b in zip(mine[1], theirs[1], strict=True)) <= _INK:
-                out[feature] = (f"{other} is typed here and printed in the same ink: the"
-                                f" reading may have taken the one for the other")
-    return out
+    mine, theirs = ink(a), ink(b)
+    return mine is not None and theirs is not None and mine[0] == theirs[0] and max(
+        abs(x - y) for x, y in zip(mine[1], theirs[1], strict=True)) <= _INK
 
 
 # Typing mistakes come one or two hexes at a time (a hex, a swapped pair); a reading goes
@@ -587,9 +633,15 @@ def _patches(the_map: MapData, dig: MapData, findings: list[Finding]) -> list[Fi
     otherwise, however sure the reading of each (a shadow read as hills at 0.5 to 0.9
     is a region all the same), with at least one alarm among them: its alarms and looks
     are one warning. A reading gone wrong over a region reads one thing across it; a
-    typed slip beside it is read as something else and stays a finding of its own.
+    typed slip beside it is read as something else and stays a finding of its own. So
+    does one on a hex the reading took as an example (a sample, or a hex the legend's
+    colour names surely: a hex without odds on a map that gives them): the classifier
+    that went wrong over the region did not read it (own photo sheet, a town beside a
+    glare read as town, typed as hills).
     """
-    differ = {f.where: f for f in findings if f.kind == "terrain_differs"}
+    odds = any(e.probabilities for e in dig.hexes.values())
+    differ = {f.where: f for f in findings if f.kind == "terrain_differs"
+              and not (odds and _example(dig, f.where))}
     gathered: list[Finding] = []
     gone: set[str] = set()
     for region in hex_regions(the_map, sorted(differ), lambda start, n: n in differ and
@@ -606,6 +658,12 @@ def _patches(the_map: MapData, dig: MapData, findings: list[Finding]) -> list[Fi
                 " wrong place? Look at it once on the scan", hexes=tuple(region),
                 confidence=min(differ[h].confidence or 1.0 for h in alarms), source="diff"))
     return [f for f in findings if f.where not in gone or f.kind != "terrain_differs"] + gathered
+
+
+def _example(dig: MapData, hex_id: str) -> bool:
+    """Whether the reading took ``hex_id`` as an example (it gives the hex no odds)."""
+    entry = dig.hexes.get(hex_id)
+    return entry is not None and not entry.probabilities
 
 
 # A feature the reading gives no confidence for is judged by how it agrees with the typed
@@ -714,7 +772,7 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
                                                   mine - theirs - roles.bridges),
                                       **_stray(hand, digitized, key,
                                                mine - theirs - roles.bridges, mine_sides,
-                                               their_sides),
+                                               their_sides, roles),
                                       **(crossing if key in bridged else {}),
                                       **(off_map if key in outline else {})},
                                      absence.at(key),

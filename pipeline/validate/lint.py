@@ -52,6 +52,7 @@ from pipeline.validate.sides import (
     corners_of_side,
     feature_sides,
     hex_regions,
+    named_places,
     neighbour_ids,
     side_hexes,
     side_name,
@@ -59,6 +60,7 @@ from pipeline.validate.sides import (
 )
 
 __all__ = ["LINT_KINDS", "lint_map", "switched_off"]
+
 
 def _duplicates(the_map: MapData) -> list[Finding]:
     seen: dict[SideKey, frozenset[str]] = {}
@@ -126,11 +128,6 @@ def _unbridged(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[st
     return out
 
 
-def _places(the_map: MapData) -> set[str]:
-    named = {h for place in the_map.locations for h in place.hexes}
-    return named | {h for h, e in the_map.hexes.items() if e.name or e.features}
-
-
 def _road_ends(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]]
                ) -> list[Finding]:
     # Each kind of road is followed on its own (a railroad and a road are two lines), and
@@ -154,7 +151,7 @@ def _ends_of(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]
     for key in sides:
         for h in side_hexes(the_map, key):
             touching[h].append(key)
-    fine = _places(the_map) | {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
+    fine = named_places(the_map) | {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
     ends = {}
     for hex_id, keys in sorted(touching.items()):
         if len(keys) != 1 or hex_id in fine or set(the_map.terrain_of(hex_id)) & roles.towns:

@@ -28,6 +28,7 @@ __all__ = [
     "corners_of_side",
     "feature_sides",
     "hex_regions",
+    "named_places",
     "neighbour_ids",
     "side_hexes",
     "side_name",
@@ -122,6 +123,13 @@ def hex_regions(the_map: MapData, starts: Iterable[str], joins: Callable[[str, s
                     todo.append(n)
         out.append(region)
     return out
+
+
+def named_places(the_map: MapData) -> set[str]:
+    """The hexes a place is named in (a location, or an entry's name or hex features):
+    where a road may end."""
+    named = {h for place in the_map.locations for h in place.hexes}
+    return named | {h for h, e in the_map.hexes.items() if e.name or e.features}
 
 
 def sides_of(the_map: MapData, hex_id: str) -> list[SideKey]:

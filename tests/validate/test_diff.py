@@ -233,6 +233,39 @@ def test_a_road_read_into_a_built_up_hex_where_the_typed_road_stops_is_an_alarm(
     assert "built-up" not in found[where].message
 
 
+def test_a_line_of_the_same_ink_stopping_in_a_built_up_hex_makes_a_road_read_an_alarm(
+        demo_data, demo_map):
+    # bocage's own keybox sheet: a railroad in the road's ink, typed up to a city's edge
+    # and left out on its last hexside into it, where the reading, missing the ticks,
+    # reads a road. The typed railroad stops where the reading carries a line of its ink
+    # on into the city: an alarm, as for a road the typed map breaks off (a road read
+    # into a city is a look only where no typed line of its ink stops there).
+    demo_data["hexside_features"]["railroad"] = {"kind": "across", "color": "#8a1e15"}
+    typed_sides = feature_sides(demo_map)
+    bare = [k for k in sides_of(demo_map, "1718") if not typed_sides.get(k)]
+    into = next(k for k in bare if all(demo_map.has_hex(h) for h in k))
+    edge = next(h for h in into if h != "1718")
+    beyond = next(k for k in sides_of(demo_map, edge) if k != into
+                  and not any(typed_sides.get(j) for j in sides_of(demo_map, edge)))
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": list(beyond), "features": ["railroad"]}]})
+    demo_data["hexsides"] = [*({**s, "confidence": dict.fromkeys(s["features"], 0.99)}
+                               for s in demo_data["hexsides"]),
+                             {"hexes": list(into), "features": ["road"],
+                              "confidence": {"road": 0.99}}]
+    where = "/".join(into)
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    assert found[where].severity in ("warning", "error")
+    assert "built-up" not in found[where].message
+    # In another ink the railroad says nothing of the road: a look, as a road in a city is.
+    demo_data["hexside_features"]["railroad"]["color"] = "#2040c0"
+    typed = map_from_data({**typed.model_dump(mode="json", exclude_none=True),
+                           "hexside_features": demo_data["hexside_features"]})
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings}
+    assert found[where].severity == "check"
+    assert "1718 is built-up" in found[where].message
+
+
 def test_a_bridge_read_where_a_line_of_its_ink_was_typed_is_still_an_alarm(demo_data,
                                                                           demo_map):
     # A railroad in the bridge's ink typed over the river at 1806/1807, where the reading
@@ -276,15 +309,37 @@ def test_a_line_read_as_another_of_the_same_ink_is_a_check(demo_data, demo_map):
 def test_a_stretch_typed_alone_and_not_read_is_an_alarm(demo_data, demo_map):
     # A road typed on 0101/0102 alone (no road on any other side of either hex, typed or
     # read), and not read: typed on the wrong hexside, more likely than printed so. A
-    # road typed going on from another typed road is only a check when not read (the
-    # reading gives no confidence for a line it did not find).
+    # road typed going on from another typed road, on to another, is only a check when
+    # not read (the reading gives no confidence for a line it did not find); the last
+    # stretch, into a clear hex where the road ends and the reading reads none, is an
+    # alarm: typed one hexside too far (lint's road_dead_end, 003 has no rule of it).
     typed = map_from_data({**demo_data, "hexsides": [
         *demo_data["hexsides"], {"hexes": ["0101", "0102"], "features": ["road"]},
-        {"hexes": ["1906", "2006"], "features": ["road"]}]})
+        {"hexes": ["1906", "2006"], "features": ["road"]},
+        {"hexes": ["2006", "2106"], "features": ["road"]}]})
     found = {f.where: f for f in diff_maps(typed, demo_map).findings}
     assert found["0101/0102"].severity == "warning"
     assert "typed on this hexside alone" in found["0101/0102"].message
     assert found["1906/2006"].severity == "check"
+    assert found["2006/2106"].severity == "warning"
+    assert "the typed road ends at 2106" in found["2006/2106"].message
+    # Where the hex at its end is a village, the road ends where roads do: a check.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "2106": {"terrain": ["village"]}},
+                           "hexsides": typed.model_dump(mode="json")["hexsides"]})
+    found = {f.where: f for f in diff_maps(typed, demo_map).findings}
+    assert found["2006/2106"].severity == "check"
+    # Where the reading reads a line of the road's ink on the stretch (a railroad, its
+    # ticks blurred: own photo sheet), it reads the road, taken for another: a check.
+    plain = {**demo_data["hexes"]}
+    typed = map_from_data({**demo_data, "hexes": plain,
+                           "hexsides": typed.model_dump(mode="json")["hexsides"]})
+    demo_data["hexside_features"]["railroad"] = {"kind": "across", "color": "#8a1e15"}
+    demo_data["hexsides"].append({"hexes": ["2006", "2106"], "features": ["railroad"],
+                                  "confidence": {"railroad": 0.9}})
+    found = {f.where: f for f in diff_maps(typed, map_from_data(demo_data)).findings
+             if f.kind == "hexside_differs" and "road typed" in f.message}
+    assert found["2006/2106"].severity == "check"
 
 
 def _read_with_absence(demo_data, doubts=None):
@@ -298,11 +353,16 @@ def _read_with_absence(demo_data, doubts=None):
     return map_from_data(data)
 
 
+# The typed road 1906/2006 below goes on to 2106, so that 2006 is no dead end: an end the
+# reading reads no road into is an alarm of its own (test_a_stretch_typed_alone_...).
+_GOES_ON = {"hexes": ["2006", "2106"], "features": ["road"]}
+
+
 def test_a_line_typed_where_the_reading_is_sure_there_is_none_is_an_alarm(demo_data, demo_map):
     # A road typed on 1906/2006, going on from the typed (and read) road through 1906,
     # where the reading shows no trace of one: a road typed beside a road.
     typed = map_from_data({**demo_data, "hexsides": [
-        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}, _GOES_ON]})
     found = {f.where: f for f in diff_maps(typed, _read_with_absence(demo_data)).findings}
     assert (found["1906/2006"].severity, found["1906/2006"].confidence) == ("error", 0.91)
     assert "road typed, not read (read as absent at confidence 0.91)" in \
@@ -314,14 +374,14 @@ def test_a_line_typed_where_the_reading_is_sure_there_is_none_is_an_alarm(demo_d
     # No rule cites the feature: a warning at most.
     demo_data["hexside_features"]["road"]["note"] = "printed roads"
     typed = map_from_data({**demo_data, "hexsides": [
-        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}, _GOES_ON]})
     found = {f.where: f for f in diff_maps(typed, _read_with_absence(demo_data)).findings}
     assert found["1906/2006"].severity == "warning"
 
 
 def test_a_line_typed_where_the_reading_saw_a_trace_of_it_is_a_check(demo_data, demo_map):
     typed = map_from_data({**demo_data, "hexsides": [
-        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}, _GOES_ON]})
     read = _read_with_absence(demo_data, {("1906", "2006"): {"road": 0.33}})
     found = {f.where: f for f in diff_maps(typed, read).findings}
     assert (found["1906/2006"].severity, found["1906/2006"].confidence) == ("check", 0.33)
@@ -329,6 +389,14 @@ def test_a_line_typed_where_the_reading_saw_a_trace_of_it_is_a_check(demo_data, 
     read = _read_with_absence(demo_data, {("1906", "2006"): {"road": 0.5}})
     found = {f.where: f for f in diff_maps(typed, read).findings}
     assert found["1906/2006"].severity == "check"
+    # Where the stretch ends the road, in a clear hex the reading reads no road into, the
+    # trace is not enough to doubt it: typed one hexside too far.
+    typed = map_from_data({**demo_data, "hexsides": [
+        *demo_data["hexsides"], {"hexes": ["1906", "2006"], "features": ["road"]}]})
+    read = _read_with_absence(demo_data, {("1906", "2006"): {"road": 0.33}})
+    found = {f.where: f for f in diff_maps(typed, read).findings}
+    assert found["1906/2006"].severity == "warning"
+    assert "ends at 2006" in found["1906/2006"].message
 
 
 def test_a_line_the_reading_misses_beside_it_as_well_is_a_check(demo_data, demo_map):
@@ -498,6 +566,39 @@ def test_a_region_is_read_as_one_terrain_however_sure_and_a_slip_beside_it_stays
     [patch] = [f for f in found if f.kind == "terrain_region_differs"]
     assert sorted(patch.hexes) == sorted(reading) and patch.confidence == 0.55
     assert [f.where for f in found if f.kind == "terrain_differs"] == ["0103"]
+
+
+def test_a_slip_on_a_hex_the_reading_took_as_an_example_stays_out_of_a_region(
+        demo_data, demo_map):
+    # bocage's own photo sheet: glare reads thirty clear hexes as city, with odds; a city
+    # beside it, taken as an example by its printed colour (no odds), is typed as hills.
+    # The classifier that went wrong over the region did not read the example: its slip
+    # is its own error, not one more hex of the region.
+    typed = map_from_data({**demo_data, "hexes": {**demo_data["hexes"],
+                                                  "0103": {"terrain": ["rough"]}}})
+    region = ["0101", "0102", "0201", "0202"]
+    for h in region:
+        demo_data["hexes"][h] = {"terrain": ["city"], "confidence": 0.95,
+                                 "fractions": {"city": 1.0},
+                                 "probabilities": {"city": 0.95, "clear": 0.05}}
+    demo_data["hexes"]["0103"] = {"terrain": ["city"], "confidence": 1.0,
+                                  "fractions": {"city": 1.0}}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == region
+    assert [(f.where, f.severity) for f in found if f.kind == "terrain_differs"] == [
+        ("0103", "error")]
+    # Read with odds like its neighbours, the hex is one more of the region.
+    demo_data["hexes"]["0103"]["probabilities"] = {"city": 1.0}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == sorted([*region, "0103"])
+    # A reading without odds anywhere (an older map.json) keeps every hex in the region.
+    for h in [*region, "0103"]:
+        demo_data["hexes"][h].pop("probabilities", None)
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    [patch] = [f for f in found if f.kind == "terrain_region_differs"]
+    assert sorted(patch.hexes) == sorted([*region, "0103"])
 
 
 def test_a_typed_terrain_a_reading_with_an_opinion_sees_none_of_is_an_alarm(demo_data,
