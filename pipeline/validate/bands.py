@@ -1,0 +1,67 @@
+"""The digitizer's confidence bands, and the severity they give a disagreement.
+
+Calibrated on the foreign bench (README, "Reading a map drawn by someone else"): of the
+hexes read at 0.9 or more, 100% are right; from 0.7, 98.9%; from 0.5, 94.6%; below, 66%.
+A disagreement with a reading is an error where the reading was always right, a warning
+where it nearly always is, a check below (one in twenty wrong is too many to call the
+typist wrong). Both the hex comparison (:mod:`~pipeline.validate.hexdiff`) and the
+hexside one (:mod:`~pipeline.validate.sidediff`) judge by them.
+
+>>> band_severity(0.95, SURE), band_severity(0.8, SURE), band_severity(0.5, SURE)
+('error', 'warning', 'check')
+>>> at_most("error", "warning"), at_least("check", "warning")
+('warning', 'warning')
+"""
+
+from __future__ import annotations
+
+from pipeline.validate.findings import Severity
+
+__all__ = ["HINTED", "LIKELY", "MAJORITY", "SUPPORTED", "SURE", "UNLIKELY", "at_least",
+           "at_most", "band_severity"]
+
+# From here a disagreement is an error; from LIKELY, a warning (the calibration above).
+SURE = 0.9
+LIKELY = 0.7
+# A typed terrain that covers this share of the hex in the reading is supported by it:
+# the typist named one of the hex's two terrains (the key's, the printer's choice).
+SUPPORTED = 0.25
+# Below SURE a reading is wrong about once in a hundred hexes: on a map of a thousand,
+# that is ten alarms on a correct map. Where such a reading still sees the typed terrain
+# in the hex (a twentieth of it or more), the typist's word is as likely as the reading's.
+HINTED = 0.05
+# A reading whose main terrain is more likely than all the others together has an
+# opinion of the hex; below, its main terrain is more likely wrong than right, and the
+# area shares built on it may leave out the hex's true terrain (icons, learner seed 0:
+# woods read as forest at 0.29 and as marsh at 0.33, with no woods in either's shares).
+# From here a typed terrain the reading sees none of in the hex is an alarm.
+MAJORITY = 0.5
+# A typed terrain the reading gives less than this chance of being the hex's main terrain
+# (its class probabilities, ``probabilities`` of a digitized hex) contradicts it even
+# where its area shares see some of it. On the eleven bench maps (six foreign, five of
+# bocage's own; learner seed 0) a hex's true main terrain fell below it only inside the own
+# photo's glare, a region the reading got wrong (one region finding), while 92.5% of the
+# 29,992 wrong terrains one could type did. At 0.05 a clear hex with an unread town
+# symbol (own icons, 0407, 2.5%) would be an alarm too.
+UNLIKELY = 0.02
+
+_ORDER: tuple[Severity, ...] = ("check", "warning", "error")
+
+
+def band_severity(confidence: float | None, sure: float, likely: float = LIKELY) -> Severity:
+    """The severity of a disagreement with a reading of ``confidence``: an error from
+    ``sure``, a warning from ``likely``, a check below; an error where the reference gives
+    no confidence (a map made by hand is taken at its word)."""
+    if confidence is None or confidence >= sure:
+        return "error"
+    return "warning" if confidence >= likely else "check"
+
+
+def at_most(severity: Severity, cap: Severity) -> Severity:
+    """``severity``, or ``cap`` where it is more serious."""
+    return severity if _ORDER.index(severity) <= _ORDER.index(cap) else cap
+
+
+def at_least(severity: Severity, floor: Severity) -> Severity:
+    """``severity``, or ``floor`` where it is less serious."""
+    return severity if _ORDER.index(severity) >= _ORDER.index(floor) else floor
