@@ -41,7 +41,16 @@ except ImportError:  # pragma: no cover
 
 from pipeline.digitize.outputs import with_absence
 from pipeline.model import MapData, map_from_data
-from pipeline.validate import ALARMS, KINDS, inject_errors, score, validate_data, validate_text
+from pipeline.validate import (
+    ALARMS,
+    KINDS,
+    Finding,
+    Injected,
+    inject_errors,
+    score,
+    validate_data,
+    validate_text,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / "build" / "validate-bench"
@@ -128,6 +137,8 @@ class Figures:
     total: int = 0  # all alarms on the maps with mistakes
     checks_typed: int = 0
     error: str | None = None
+    # Each mistake no alarm named: its seed and words, and the findings that touch it.
+    misses: list[str] = field(default_factory=list)
 
 
 def measure(name: str, truth: Mapping[str, Any], grid: Mapping[str, Any], read: MapData,
@@ -149,10 +160,20 @@ def measure(name: str, truth: Mapping[str, Any], grid: Mapping[str, Any], read: 
         out.named += got.named(len(made))
         out.seen += len(got.seen)
         out.missed.update(e.kind for e in got.missed)
+        out.misses += [_miss(seed, e, typed.findings) for e in got.missed]
         out.real += sum(bool(set(f.hexes) & places) for f in alarms)
         out.total += len(alarms)
         out.checks_typed += sum(f.severity not in ALARMS for f in typed.findings)
     return out
+
+
+def _miss(seed: int, mistake: Injected, findings: Sequence[Finding]) -> str:
+    """One missed mistake, and what the run said of its hexes (the checks it may have made,
+    the findings that name the place for another reason)."""
+    near = [f"{f.severity} {f.kind} {f.where}: {f.message[:160]}" for f in findings
+            if set(f.hexes) & set(mistake.hexes)]
+    return "\n".join([f"  seed {seed}: {mistake.description}",
+                      *(f"      {line}" for line in near or ["(no finding touches it)"])])
 
 
 def table(rows: Sequence[Figures], seeds: int) -> str:
@@ -245,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
                         " a map)")
     parser.add_argument("--read-only", action="store_true",
                         help="only digitize (and keep) the readings")
-    parser.add_argument("--verbose", action="store_true", help="list each false alarm")
+    parser.add_argument("--verbose", action="store_true",
+                        help="list each false alarm, and each mistake missed with the"
+                        " findings that touch its hexes")
     parser.add_argument("--own", action="store_true",
                         help="bocage's own sample sheets (bench/styles.py, seed 0 of each)")
     args = parser.parse_args(argv)
@@ -295,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
             for seed, f in enumerate(figures):
                 tag = f" (learner seed {seed})" if args.learner_seeds > 1 else ""
                 print(f"{name}{tag}: {'; '.join(f.alarms) or 'no false alarm'}")
+                for miss in f.misses:
+                    print(miss)
     return 0
 
 
