@@ -4,7 +4,7 @@ The typed main terrain (the first one typed) is compared with the reading's main
 terrain, with the reading's area shares and its classifier's odds as support: a typed
 ``woods`` on a hex read 55% clear / 45% woods is a soft note (``check``), not an error;
 a typed terrain the reading sees none of is an alarm where the reading has an opinion
-(its main terrain at 0.5 or more), and so is one its classifier gives almost no chance
+(its main terrain at 0.4 or more), and so is one its classifier gives almost no chance
 (:data:`~pipeline.validate.bands.UNLIKELY`); open water typed where it sees only land
 (or land where it sees only water) is one however unsure it is of which land it sees.
 
@@ -23,7 +23,7 @@ from pipeline.model import MapData
 from pipeline.validate.bands import (
     HINTED,
     LIKELY,
-    MAJORITY,
+    OPINION,
     SUPPORTED,
     UNLIKELY,
     at_least,
@@ -59,7 +59,7 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
     only land, land where it reads only water) contradicts it however unsure the
     reading is of *which* terrain it sees. So does a typed terrain the reading gives
     almost no chance of being the main one (:data:`UNLIKELY`, where the reading has its
-    class probabilities), and one of which a reading with an opinion (:data:`MAJORITY`)
+    class probabilities), and one of which a reading with an opinion (:data:`OPINION`)
     sees no share at all.
     """
     typed, read = hand.terrain_of(hex_id)[0], dig.terrain_of(hex_id)[0]
@@ -98,7 +98,7 @@ def _terrain_finding(hand: MapData, dig: MapData, hex_id: str, sure: float,
                        source="diff")
     severity = band_severity(conf, sure)
     if fractions and readable and typed not in fractions and conf is not None \
-            and conf >= MAJORITY:
+            and conf >= OPINION:
         severity, seen = at_least(severity, "warning"), f"{seen}, and no {typed} in the hex"
     return Finding(severity, "terrain_differs", hex_id,
                    f"{hex_id}: typed {typed}, {seen}", hexes=(hex_id,), confidence=conf,
