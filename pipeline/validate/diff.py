@@ -184,10 +184,11 @@ def diff_maps(hand: MapData, digitized: MapData, *, sure: float = SURE,
         agreeing += not any(f.kind != "terrain_mixed" for f in found)
         terrain_pairs.append((set(hand.terrain_of(hex_id)), set(digitized.terrain_of(hex_id))))
     findings = gathered(hand, digitized, findings)
-    side_pairs, side_found = side_findings(hand, digitized, sure, roles)
+    sureness = feature_confidence(digitized)
+    side_pairs, side_found = side_findings(hand, digitized, sure, roles, sureness)
     vocab = set(hand.terrain_types) | set(digitized.terrain_types)
     features = _count(side_pairs, set(hand.hexside_features) | set(digitized.hexside_features))
-    vouched = {f for conf in feature_confidence(digitized).values() for f in conf}
+    vouched = {f for conf in sureness.values() for f in conf}
     quiet, notes = _untrusted(features, vouched)
     findings += [f for feature, typed, f in side_found if (feature, typed) not in quiet]
     return MapDiff(sort_findings(findings + notes), _count(terrain_pairs, vocab), features,

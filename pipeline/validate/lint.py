@@ -54,6 +54,7 @@ from pipeline.validate.sides import (
     hex_regions,
     named_places,
     neighbour_ids,
+    road_may_end,
     side_hexes,
     side_name,
     sides_of,
@@ -151,12 +152,12 @@ def _ends_of(the_map: MapData, roles: Roles, sides: dict[SideKey, frozenset[str]
     for key in sides:
         for h in side_hexes(the_map, key):
             touching[h].append(key)
-    fine = named_places(the_map) | {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
+    places = named_places(the_map)
+    junctions = {h for h, n in any_road.items() if n > len(touching.get(h, ()))}
     ends = {}
     for hex_id, keys in sorted(touching.items()):
-        if len(keys) != 1 or hex_id in fine or set(the_map.terrain_of(hex_id)) & roles.towns:
-            continue
-        if len(neighbour_ids(the_map, hex_id)) < 6:  # on the map edge: the road leaves
+        if len(keys) != 1 or hex_id in junctions or road_may_end(the_map, hex_id, places,
+                                                                  roles.towns):
             continue
         ends[hex_id] = keys[0]
     out = []

@@ -28,7 +28,7 @@ from pipeline.validate.sides import (
     SideKey,
     feature_sides,
     named_places,
-    neighbour_ids,
+    road_may_end,
     side_hexes,
     side_name,
     sides_of,
@@ -101,10 +101,13 @@ def absence_confidence(the_map: MapData) -> Absence:
     return Absence(unseen, doubts)
 
 
-def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles
+def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles,
+                  sureness: dict[SideKey, dict[str, float]]
                   ) -> tuple[list[SidePair], list[tuple[str, bool, Finding]]]:
     """Every hexside either map gives a feature: its typed and read features, and each
-    disagreement as (feature, typed by hand, finding), in the hexsides' order."""
+    disagreement as (feature, typed by hand, finding), in the hexsides' order.
+    ``sureness`` is the reading's confidence in its features (:func:`feature_confidence`
+    of ``dig``)."""
     mine_sides, their_sides = feature_sides(hand), feature_sides(dig)
     ruled = [b for b in roles.bridges
              if b in hand.hexside_features and cite_of(hand.hexside_features[b].note)]
@@ -116,8 +119,8 @@ def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles
         if not outline & set(mine_sides) else {}
     crossing = {b: "the map types no bridge and its rule puts one on every road over a"
                 " river: type it if this map lists them" for b in roles.bridges}
-    sureness = feature_confidence(dig)
     absence = absence_confidence(dig)
+    places = named_places(hand)
     pairs: list[SidePair] = []
     found: list[tuple[str, bool, Finding]] = []
     for key in sorted(set(mine_sides) | set(their_sides)):
@@ -131,7 +134,7 @@ def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles
                                  **_same_ink(dig, theirs - mine - roles.bridges,
                                              mine - theirs - roles.bridges),
                                  **_stray(hand, dig, key, mine - theirs - roles.bridges,
-                                          mine_sides, their_sides, roles),
+                                          mine_sides, their_sides, roles, places),
                                  **(crossing if key in bridged else {}),
                                  **(off_map if key in outline else {})},
                                 absence.at(key),
@@ -237,8 +240,7 @@ def _built_up(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str
         return {}
     return {f: f"{towns[0]} is built-up, and its print is dark lines the reading follows too"
             for f in read_only if f in roles.roads and not any(
-                _stops_at(hand, key, g, typed) for g in {f, *hand.hexside_features}
-                if g == f or _one_ink(dig, f, g))}
+                _stops_at(hand, key, g, typed) for g in _inked_alike(dig, f, hand))}
 
 
 def _stops_at(hand: MapData, key: SideKey, feature: str,
@@ -258,7 +260,7 @@ def _stops_at(hand: MapData, key: SideKey, feature: str,
 
 def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
            typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]],
-           roles: Roles) -> dict[str, str]:
+           roles: Roles, places: set[str]) -> dict[str, str]:
     """Features typed on ``key`` alone, with nothing of the kind beside them in either map,
     and roads typed on ``key`` into a dead end the reading finds no road at.
 
@@ -278,7 +280,7 @@ def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
             out[feature] = (f"typed on this hexside alone, with no {feature} beside it, and"
                             " read neither here nor beside it: typed on the wrong hexside?")
         elif feature in roles.roads:
-            end = _dead_end(hand, dig, key, feature, typed, read, roles)
+            end = _dead_end(hand, dig, key, feature, typed, read, roles, places)
             if end is not None:
                 out[feature] = (f"the typed {feature} ends at {end}, away from a town or the"
                                 f" map edge, and the reading reads no {feature} into {end}:"
@@ -288,22 +290,20 @@ def _stray(hand: MapData, dig: MapData, key: SideKey, typed_only: Iterable[str],
 
 def _dead_end(hand: MapData, dig: MapData, key: SideKey, feature: str,
               typed: dict[SideKey, frozenset[str]], read: dict[SideKey, frozenset[str]],
-              roles: Roles) -> str | None:
+              roles: Roles, places: set[str]) -> str | None:
     """The hex of ``key`` where the typed road ``feature`` ends and the reading reads none.
 
     An end as lint's ``road_dead_end`` has it: no other road typed through the hex (a
-    junction), none of the hex's six neighbours off the map (the road leaves), no town
-    typed there and no place named there. A line of the road's ink read there counts as
-    the road read (own photo sheet: a railroad read as a road where its ticks blur).
+    junction), and not a hex where a road may end (:func:`road_may_end`; ``places`` are
+    the map's named places). A line of the road's ink read there counts as the road read
+    (own photo sheet: a railroad read as a road where its ticks blur).
     """
-    alike = {g for g in dig.hexside_features if g == feature or _one_ink(dig, feature, g)}
-    alike.add(feature)
+    alike = _inked_alike(dig, feature, dig)
     if read.get(key, frozenset()) & alike:
         return None
     for h in side_hexes(hand, key):
         others = [k for k in sides_of(hand, h) if k != key]
-        if len(neighbour_ids(hand, h)) < 6 or set(hand.terrain_of(h)) & roles.towns \
-                or h in named_places(hand):
+        if road_may_end(hand, h, places, roles.towns):
             continue
         if any(typed.get(k, frozenset()) & roles.roads for k in others):
             continue
@@ -353,6 +353,12 @@ def _same_ink(dig: MapData, read_only: Iterable[str], typed_only: Iterable[str]
                 out[feature] = (f"{other} is typed here and printed in the same ink: the"
                                 f" reading may have taken the one for the other")
     return out
+
+
+def _inked_alike(dig: MapData, feature: str, vocabulary: MapData) -> set[str]:
+    """``feature`` and the features of ``vocabulary`` printed in its ink (:func:`_one_ink`):
+    the lines the reading may take for it."""
+    return {feature} | {g for g in vocabulary.hexside_features if _one_ink(dig, feature, g)}
 
 
 def _one_ink(dig: MapData, a: str, b: str) -> bool:

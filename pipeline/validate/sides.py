@@ -30,6 +30,7 @@ __all__ = [
     "hex_regions",
     "named_places",
     "neighbour_ids",
+    "road_may_end",
     "side_hexes",
     "side_name",
     "sides_of",
@@ -130,6 +131,23 @@ def named_places(the_map: MapData) -> set[str]:
     where a road may end."""
     named = {h for place in the_map.locations for h in place.hexes}
     return named | {h for h, e in the_map.hexes.items() if e.name or e.features}
+
+
+def road_may_end(the_map: MapData, hex_id: str, places: set[str], towns: frozenset[str]
+                 ) -> bool:
+    """Whether a road may end in ``hex_id``: a place is named there (``places``, from
+    :func:`named_places`), a town's terrain (``towns``) is typed there, or the hex is on
+    the map's edge (the road leaves the map).
+
+    >>> from pipeline.model import GameFolder
+    >>> from pathlib import Path
+    >>> demo = GameFolder(Path(__file__).resolve().parents[2] / "maps" / "demo").map_data()
+    >>> road_may_end(demo, "0101", set(), frozenset()), road_may_end(demo, "1010", set(),
+    ...                                                              frozenset())
+    (True, False)
+    """
+    return (hex_id in places or bool(set(the_map.terrain_of(hex_id)) & towns)
+            or len(neighbour_ids(the_map, hex_id)) < 6)
 
 
 def sides_of(the_map: MapData, hex_id: str) -> list[SideKey]:
