@@ -34,7 +34,7 @@ from typing import Any
 
 from pipeline.errors import BocageError
 from pipeline.model import MapData
-from pipeline.validate.bands import HINTED, LIKELY, OPINION, SUPPORTED, SURE, UNLIKELY
+from pipeline.validate.bands import HALF, HINTED, LIKELY, OPINION, SUPPORTED, SURE, UNLIKELY
 from pipeline.validate.findings import Finding, sort_findings
 from pipeline.validate.hexdiff import gathered, hex_findings
 from pipeline.validate.roles import Roles, roles_for
@@ -45,7 +45,7 @@ from pipeline.validate.sidediff import (
     side_findings,
 )
 
-__all__ = ["HINTED", "LIKELY", "OPINION", "SUPPORTED", "SURE", "UNLIKELY", "Absence",
+__all__ = ["HALF", "HINTED", "LIKELY", "OPINION", "SUPPORTED", "SURE", "UNLIKELY", "Absence",
            "Agreement", "MapDiff", "absence_confidence", "diff_maps", "feature_confidence",
            "same_grid"]
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from pipeline.model import MapData
 from pipeline.validate.bands import (
+    HALF,
     HINTED,
     LIKELY,
     OPINION,
@@ -124,7 +125,8 @@ def _ruled_out(hand: MapData, dig: MapData, hex_id: str, typed: str, share: floa
     # Where the area shares see a good part of the typed terrain, only a classifier likely
     # right (LIKELY) overrules them: an unsure one spreads its odds thin (the demo scan
     # taught by one sample: woods typed on a hex read rough at 0.50, 50% woods, given 2%).
-    if share >= SUPPORTED and (conf is None or conf < LIKELY):
+    # Where they see most of the hex as it (HALF), none does.
+    if share >= HALF or (share >= SUPPORTED and (conf is None or conf < LIKELY)):
         return None
     return chance if chance < UNLIKELY else None
 

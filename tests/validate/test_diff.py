@@ -83,10 +83,25 @@ def test_a_typed_terrain_the_classifier_gives_almost_no_chance_is_an_alarm(demo_
     found = diff_maps(typed, map_from_data(demo_data)).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
     demo_data["hexes"]["0101"]["fractions"] = {"clear": 0.9, "woods": 0.1}
-    # Woods given a chance (here 0.02, the least that counts): both are in the hex, a look
-    # as before.
-    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.02, "rough": 0.38}
+    # Woods given a chance (here 0.07, the least that counts): both are in the hex, a look
+    # as before; given 6% (the foreign icons map, learner seed 0: forest typed on a clear
+    # hex read 44% clear / 32% woods / 16% forest), it is ruled out.
+    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.07, "rough": 0.33}
     found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
+    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.06, "rough": 0.34}
+    found = diff_maps(typed, map_from_data(demo_data)).findings
+    assert [(f.kind, f.severity) for f in found] == [("terrain_differs", "warning")]
+    assert "gives woods a 6% chance" in found[0].message
+    demo_data["hexes"]["0101"]["probabilities"] = {"clear": 0.6, "woods": 0.07, "rough": 0.33}
+    # Where the shares see most of the hex as the typed terrain, a classifier sure of
+    # another is the reading in two minds, not a verdict (foreign photo 1506: hills read
+    # 98% by area, clear by the classifier at 0.91, hills given 6%).
+    sure_other = {"terrain": ["clear", "woods"], "confidence": 0.91,
+                  "fractions": {"woods": 0.98, "clear": 0.02},
+                  "probabilities": {"clear": 0.91, "woods": 0.06, "rough": 0.03}}
+    found = diff_maps(typed, map_from_data({**demo_data, "hexes": {
+        **demo_data["hexes"], "0101": sure_other}})).findings
     assert [(f.kind, f.severity) for f in found] == [("terrain_mixed", "check")]
     # A reading without its probabilities (an older file) is read by its shares alone.
     del demo_data["hexes"]["0101"]["probabilities"]
