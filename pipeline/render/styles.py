@@ -232,7 +232,11 @@ def _dressed(data: MapData, colours: Mapping[str, str], drop: tuple[str, ...], t
                                        for f in entry["features"])
     for gone in drop:
         features.pop(gone, None)
-    raw["hexsides"] = [e for e in raw["hexsides"] if not set(e["features"]) & set(drop)]
+    # A hexside keeps what is not dropped (a river a trail ran along stays a river): only
+    # one left with nothing goes.
+    for entry in raw["hexsides"]:
+        entry["features"] = [f for f in entry["features"] if f not in drop]
+    raw["hexsides"] = [e for e in raw["hexsides"] if e["features"]]
     for feature, colour in colours.items():
         if feature in features:
             features[feature]["color"] = colour
