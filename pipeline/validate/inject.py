@@ -56,8 +56,10 @@ KINDS: tuple[str, ...] = (
 # hex the reading doubts may meet it crosswise (halftone, learner seed 0: 2215 typed beach,
 # read hills at 1.00, beside 2116 read beach at 0.47): the pair's finding gives the hex,
 # what was typed and what was read, which names the slip all the same.
+# A torn reading's soft note (``terrain_mixed``: typed woods on a hex read 55% clear / 45%
+# woods) names the slip too, as a check: it counts as one seen, never as an alarm.
 _TERRAIN = frozenset({"terrain_differs", "terrain_region_differs", "lone_rare_terrain",
-                      "terrain_swapped"})
+                      "terrain_swapped", "terrain_mixed"})
 #: The finding kinds that name each injected mistake for what it is.
 REASONS: dict[str, frozenset[str]] = {
     "wrong_terrain": _TERRAIN,

@@ -85,6 +85,19 @@ def test_a_look_on_the_true_map_made_an_alarm_by_a_mistake_names_it():
     assert score([alarm], made, baseline=[look]).missed == []
 
 
+def test_a_torn_readings_soft_note_on_a_slip_is_seen_not_named():
+    from pipeline.validate import Finding, Injected
+
+    # The foreign halftone map: clear typed on a hex read 60% city / 34% clear. The soft
+    # note (issue 15: a typed terrain the reading shares the hex with) names the slip
+    # as a check: seen, and still a miss for the alarms.
+    made = [Injected("wrong_terrain", ("0314",), "0314: city typed as clear")]
+    note = Finding("check", "terrain_mixed", "0314", "typed clear, read city (60% city /"
+                   " 34% clear): both are in the hex", hexes=("0314",))
+    got = score([note], made)
+    assert got.missed == made and got.seen == made
+
+
 def test_injection_is_seeded_and_leaves_the_original_alone(demo_data):
     before = repr(demo_data)
     first = inject_errors(demo_data, 10, seed=7)
