@@ -89,6 +89,7 @@ __all__ = [
     "OneHexRule",
     "OverrunCost",
     "OverrunHexsides",
+    "OverrunLimit",
     "OverrunMarkers",
     "OverrunPhases",
     "OverrunRules",
@@ -1069,6 +1070,14 @@ class OverrunZoc(Model):
     note: Note = ""
 
 
+class OverrunLimit(UnitRule):
+    """At most ``count`` overruns a phase by the units selected (003 §5.5.1: two for
+    armored, panzer and panzer-grenadier divisions, one for a US truck-mechanized infantry
+    division)."""
+
+    count: int = Field(ge=1, description="overruns a phase at most")
+
+
 class OverrunRules(Model):
     """Overruns: an attack made while moving, by entering the enemy's hex (002, 003 §5.5).
 
@@ -1092,6 +1101,11 @@ class OverrunRules(Model):
                                              " of these terrains (002: clear)")
     barred_by_markers: OverrunMarkers | None = None
     zoc: OverrunZoc | None = Field(None, description="null: an overrun does nothing to ZOC")
+    per_phase: list[OverrunLimit] = Field([], description="how many overruns a phase a unit"
+                                          " makes at most, by the first entry that selects it"
+                                          " (none: no limit); a path checked as an overrun"
+                                          " counts the hexes it overruns, the position saying"
+                                          " nothing of those made before it")
     cite: Cite = ""
     note: Note = ""
 

@@ -378,6 +378,10 @@ class _Words:
         for i, rule in enumerate(o.not_by if read("not_by") else []):
             yield self.line(t, rule.cite, f"{_cap(who(rule))} never overrun.",
                             f"overrun.not_by[{i}]", o.cite)
+        for i, limit in enumerate(o.per_phase if read("per_phase") else []):
+            many = f"{limit.count} overrun{'s' if limit.count != 1 else ''}"
+            yield self.line(t, limit.cite, f"{_cap(who(limit))} make at most {many} a"
+                            " phase.", f"overrun.per_phase[{i}]", o.cite)
         if o.phases is not None and read("phases"):
             phases = _list([x.replace("_", " ") for x in o.phases.phases])
             yield self.line(t, o.phases.cite, f"Overruns only in the {phases} phase.",

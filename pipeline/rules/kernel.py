@@ -539,6 +539,9 @@ class Kernel(System):
             if barred is not None:
                 return Verdict(False, cite(barred.cite, rules.cite), None,
                                f"{u.id} may not overrun: {_whos([barred])} never do")
+        refused = self._overrun_limit(engine, query, move)
+        if refused is not None:
+            return refused
         if rules.phases is not None and sit.phase not in rules.phases.phases:
             return Verdict(False, cite(rules.phases.cite, rules.cite), None,
                            f"no overrun in the {sit.phase.replace('_', ' ')} phase")
@@ -568,6 +571,24 @@ class Kernel(System):
             return Verdict(False, cite(barred_by.cite, rules.cite), None, f"a {marker} in"
                            f" {name} prevents overruns")
         return self._overrun_zoc_refused(engine, query, move, to)
+
+    def _overrun_limit(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
+        """``overrun.per_phase``: a unit that made its overruns this phase makes no more
+        (003 §5.5.1: two for armored, panzer and panzer-grenadier divisions, one for a US
+        truck-mechanized infantry division). Counted along the path: the position does not
+        say how many the unit made before it."""
+        rules = engine.profile.overrun
+        assert rules is not None
+        limit = next((r for r in rules.per_phase if selects(engine, r, query.unit)), None)
+        if limit is None:
+            return None
+        made = sum(w.startswith(OVERRAN) for w in move.memory)
+        if made < limit.count:
+            return None
+        return Verdict(False, engine.cite(limit.cite, rules.cite), None,
+                       f"{query.unit.id} has made its {limit.count} overrun"
+                       f"{'s' if limit.count != 1 else ''} this phase ({_whos([limit])}"
+                       f" make at most {limit.count})")
 
     def _overrun_zoc_refused(self, engine: Engine, query: MoveQuery, move: Move,
                              to: Hex) -> Verdict | None:

@@ -554,3 +554,31 @@ def test_the_hexes_only_the_target_controls_are_free_after_the_overrun_003_s5_5_
     assert result.verdict.legal and result.cost == 1 + 4 + 1 + 1
     beyond = overrun(e, "A", "0101", "0201", "0301", "0302", "0402", "0401").verdict
     assert (beyond.legal, beyond.rule, beyond.at) == (False, "003 §5.2.3", "0401")
+
+
+def test_an_armored_division_overruns_at_most_twice_a_phase_003_s5_5_1() -> None:
+    """"Armored, panzer or panzer-grenadier divisions may conduct up to two overruns per
+    phase": along one path A overruns G and H, and is refused the third, K. The position
+    says nothing of overruns made before the path, so the path's own are counted."""
+    e = engine(7, 1, [armoured("0101", ma=20), unit("G", "german", "0201"),
+                      unit("H", "german", "0301"), unit("K", "german", "0401")])
+    two = overrun(e, "A", "0101", "0201", "0301")
+    assert two.verdict.legal and two.cost == 2 * (3 + 1)
+    third = overrun(e, "A", "0101", "0201", "0301", "0401").verdict
+    assert (third.legal, third.rule, third.at) == (False, "003 §5.5.1", "0401")
+    assert "made its 2 overruns this phase" in third.reason
+
+
+def test_a_truck_mechanized_infantry_division_overruns_once_003_s5_5_1_s5_8_2() -> None:
+    """A US infantry division with a truck marker "may perform an overrun in the initial
+    movement phase" (5.8.2), "only one" a phase (5.5.1); without the marker it may not."""
+    trucked = unit("T", "allied", "0101", ma=20, size="division", truck_mechanized=True)
+    e = engine(7, 1, [trucked, unit("G", "german", "0201"), unit("H", "german", "0301")])
+    assert overrun(e, "T", "0101", "0201").verdict.legal
+    second = overrun(e, "T", "0101", "0201", "0301").verdict
+    assert (second.legal, second.rule, second.at) == (False, "003 §5.5.1", "0301")
+    assert "made its 1 overrun this phase" in second.reason
+    plain = engine(7, 1, [unit("T", "allied", "0101", ma=20, size="division"),
+                          unit("G", "german", "0201")])
+    refused = overrun(plain, "T", "0101", "0201").verdict
+    assert (refused.legal, refused.rule) == (False, "003 §6.5.3")
