@@ -1070,12 +1070,14 @@ class OverrunZoc(Model):
     note: Note = ""
 
 
-class OverrunLimit(UnitRule):
+class OverrunLimit(UnitSelector):
     """At most ``count`` overruns a phase by the units selected (003 §5.5.1: two for
     armored, panzer and panzer-grenadier divisions, one for a US truck-mechanized infantry
     division)."""
 
     count: int = Field(ge=1, description="overruns a phase at most")
+    cite: Cite = ""
+    note: Note = ""
 
 
 class OverrunRules(Model):

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from pipeline.hexgrid import Hex
-from pipeline.model.rulesprofile import PhaseMover, UnitRule
+from pipeline.model.rulesprofile import PhaseMover, UnitSelector
 from pipeline.rules.allowance import Allowance, phase_mover, unit_allowance
 from pipeline.rules.errors import RulesError
 from pipeline.rules.explain import who
@@ -1092,6 +1092,6 @@ def _mp(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else str(x)
 
 
-def _whos(selectors: list[UnitRule]) -> str:
+def _whos(selectors: Sequence[UnitSelector]) -> str:
     """Who a list of selectors names, in words ("mechanized units of size division")."""
     return " or ".join(who(s) for s in selectors)
