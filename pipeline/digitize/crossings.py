@@ -161,25 +161,53 @@ def read_crossings(reader: LineReader, geo: SideGeometry, legend: Legend, names:
         peaks.append(np.where(in_g & window[None], read.strength, np.float32(0.0)).argmax(axis=2))
     heaviest = np.max([r[0] for r in runs], axis=0)
     other = np.where(~known & window[None], read.strength, 0.0).sum(axis=2) * spacing
+
+    def judged(rival: list[NDArray[Any]]) -> list[tuple[F64, B, B]]:
+        """Each group's share of places showing its line against ``rival`` masses, with
+        the places that show it and those that say anything."""
+        out = []
+        for g, (mass, left, right) in enumerate(runs):
+            shown = (mass >= _FLOOR) & (mass >= rival[g])
+            seen = ~furniture & (shown | (other < _FLOOR))
+            s = _both_halves(shown & seen, seen, geo.inner)
+            ticked = any(legend.features[colours.owners[int(k)]].ticks for k in groups[g]
+                         if colours.owners[int(k)] in names)
+            if not ticked:
+                # A line is as wide on every crossing of a map: a blot of its colour
+                # (a town's blocks, rocks) much wider than its typical crossing is none.
+                width = left + right
+                typical = np.median(width[(s >= _MIN)[:, None] & shown & seen]) if (
+                    (s >= _MIN)[:, None] & shown & seen).any() else np.inf
+                shown &= width <= max(_BLOT * typical, typical + _BLOT_MORE)
+            shown &= _steady(_V[0] + (peaks[g] + (right - left) / 2 / spacing) * spacing,
+                             shown)
+            out.append((_both_halves(shown & seen, seen, geo.inner), shown, seen))
+        return out
+
     group = np.full(n, -1, np.int64)
-    for g, (mass, left, right) in enumerate(runs):
-        shown = (mass >= _FLOOR) & (mass >= heaviest)
-        seen = ~furniture & (shown | (other < _FLOOR))
-        s = _both_halves(shown & seen, seen, geo.inner)
-        ticked = any(legend.features[colours.owners[int(k)]].ticks for k in groups[g]
-                     if colours.owners[int(k)] in names)
-        if not ticked:
-            # A line is as wide on every crossing of a map: a blot of its colour
-            # (a town's blocks, rocks) much wider than its typical crossing is none.
-            width = left + right
-            typical = np.median(width[(s >= _MIN)[:, None] & shown & seen]) if (
-                (s >= _MIN)[:, None] & shown & seen).any() else np.inf
-            shown &= width <= max(_BLOT * typical, typical + _BLOT_MORE)
-        shown &= _steady(_V[0] + (peaks[g] + (right - left) / 2 / spacing) * spacing, shown)
-        s = _both_halves(shown & seen, seen, geo.inner)
+    first = judged([heaviest] * len(runs))
+    for g, (s, _, _) in enumerate(first):
         better = (s >= _MIN) & (s > share)
         group[better] = g
         share[better] = s[better]
+    # One stroke read as two colours (a red road's dark core read as the brown trail's
+    # colour at some places, its edges as the road's): where no line won on its own, a
+    # run of another colour touching a line's run is that line, not its rival, and the
+    # hexside goes to the colour heaviest at most places.
+    lost = group < 0
+    if len(runs) > 1 and lost.any():
+        spans = [(peaks[g] - left / spacing, peaks[g] + right / spacing, mass > 0)
+                 for g, (mass, left, right) in enumerate(runs)]
+        rival = [np.max([np.where(_touching(spans[g], spans[h]), 0.0, runs[h][0])
+                         for h in range(len(runs)) if h != g], axis=0)
+                 for g in range(len(runs))]
+        most = np.full(n, -1)
+        for g, (s, _, _) in enumerate(judged(rival)):
+            count = (first[g][1] & first[g][2]).sum(axis=1)
+            better = lost & (s >= _MIN) & (count > most)
+            group[better] = g
+            share[better] = s[better]
+            most = np.where(better, count, most)
     found = np.full(n, -1, np.int64)
     found_ties = np.zeros(n)
     found_clarity = np.ones(n)
@@ -315,6 +343,19 @@ def _run(in_g: B, strength: F32, window: B, spacing: float) -> tuple[F64, F64, F
     left: F64 = np.where(present, peak - lo, 0) * spacing
     right: F64 = np.where(present, hi - peak, 0) * spacing
     return mass, left, right
+
+
+def _touching(a: tuple[F64, F64, B], b: tuple[F64, F64, B]) -> B:
+    """Places where two runs ``(first, last, present)`` (indices across the path) overlap
+    or meet: one stroke.
+
+    >>> road = (np.array([7.0, 7.0]), np.array([11.0, 11.0]), np.array([True, True]))
+    >>> core = (np.array([12.0, 14.0]), np.array([15.0, 16.0]), np.array([True, True]))
+    >>> _touching(road, core).tolist()
+    [True, False]
+    """
+    out: B = a[2] & b[2] & (b[0] <= a[1] + 1) & (a[0] <= b[1] + 1)
+    return out
 
 
 def _steady(centre: F64, shown: B) -> B:
