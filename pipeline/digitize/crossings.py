@@ -19,7 +19,10 @@ each centre:
   the grid's ink) are read as one, then told apart by how they are drawn: a
   railroad's ties make its cross-section several times wider at a share of
   the places, which no plain line shows; without another line of its colour
-  the heaviest reading names it, as between lines of different colours.
+  the heaviest reading names it, as between lines of different colours;
+* one stroke may read as two colours (a red road's dark core as a brown trail's colour):
+  where no line shows on enough of the path alone, runs of two colours that meet across
+  it are one line, named by the colour heaviest at most places.
 
 Every hexside also gets each line's **trace**, the evidence that it is *not*
 there: the share of the places on the path's half showing most of the line's
