@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ import numpy as np
 from pipeline.hexgrid import Hex, HexGrid, Numbering, Orientation, line
 from pipeline.model import MapData, map_from_data
 
-__all__ = ["SAMPLE_FEATURES", "SAMPLE_TERRAIN", "sample_map"]
+__all__ = ["SAMPLE_FEATURES", "SAMPLE_TERRAIN", "sample_map", "without_features"]
 
 SAMPLE_TERRAIN: dict[str, str] = {
     "clear": "#ebe6c4",
@@ -126,6 +126,26 @@ def sample_map(orientation: Orientation | str = "flat", cols: int = 16, rows: in
             entry["features"] = ["town"]
     return map_from_data(data, "<sample>")
 
+
+
+def without_features(data: dict[str, Any], names: Iterable[str]) -> None:
+    """Take the hexside features ``names`` out of a map document (its JSON data), in place:
+    out of its vocabulary and off every hexside. A hexside keeps its other features (a
+    river a trail ran along stays a river); one left with none goes.
+
+    >>> doc = {"hexside_features": {"river": {}, "trail": {}}, "hexsides": [
+    ...     {"hexes": ["0101", "0102"], "features": ["river", "trail"]},
+    ...     {"hexes": ["0102", "0103"], "features": ["trail"]}]}
+    >>> without_features(doc, ["trail"])
+    >>> list(doc["hexside_features"]), doc["hexsides"]
+    (['river'], [{'hexes': ['0101', '0102'], 'features': ['river']}])
+    """
+    gone = set(names)
+    for name in gone:
+        data["hexside_features"].pop(name, None)
+    for entry in data["hexsides"]:
+        entry["features"] = [f for f in entry["features"] if f not in gone]
+    data["hexsides"] = [e for e in data["hexsides"] if e["features"]]
 
 def _patches(grid: HexGrid, hexes: list[Hex], rng: np.random.Generator,
              names: Sequence[str] = ("woods", "rough", "marsh", "water", "town"),

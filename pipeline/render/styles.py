@@ -34,7 +34,7 @@ from pipeline.model import MapData, map_from_data
 from pipeline.render.draw import Rendered, RenderStyle, parse_hex_colour, render_map
 from pipeline.render.icons import symbol_for
 from pipeline.render.photo import PhotoOptions, simulate_photo
-from pipeline.render.sample import sample_map
+from pipeline.render.sample import sample_map, without_features
 from pipeline.render.scan import Scan, ScanOptions, simulate_scan
 from pipeline.render.sheet import Sheet
 
@@ -230,13 +230,7 @@ def _dressed(data: MapData, colours: Mapping[str, str], drop: tuple[str, ...], t
         for entry in raw["hexsides"]:
             entry["features"] = sorted("railroad" if f == "trail" else f
                                        for f in entry["features"])
-    for gone in drop:
-        features.pop(gone, None)
-    # A hexside keeps what is not dropped (a river a trail ran along stays a river): only
-    # one left with nothing goes.
-    for entry in raw["hexsides"]:
-        entry["features"] = [f for f in entry["features"] if f not in drop]
-    raw["hexsides"] = [e for e in raw["hexsides"] if e["features"]]
+    without_features(raw, drop)
     for feature, colour in colours.items():
         if feature in features:
             features[feature]["color"] = colour

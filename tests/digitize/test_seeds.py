@@ -25,6 +25,7 @@ import pytest
 
 from pipeline.model import MapData, load_map, map_from_data
 from pipeline.render import RenderStyle, ScanOptions, sample_map
+from pipeline.render.sample import without_features
 
 from .conftest import DEMO_MAP, RoundTrip, feature_counts, round_trip
 
@@ -41,12 +42,7 @@ def tactical_sample(seed: int) -> MapData:
     base = sample_map("flat" if seed % 2 else "pointy", 18, 15, seed=seed)
     data: dict[str, Any] = base.model_dump(mode="json", exclude_none=True, by_alias=True)
     # The tactical game prints no trails, and no bars but its own.
-    for name in ("trail", "ditch"):
-        del data["hexside_features"][name]
-    # A river a trail ran along stays a river: only what is left with nothing goes.
-    for entry in data["hexsides"]:
-        entry["features"] = [f for f in entry["features"] if f not in ("trail", "ditch")]
-    data["hexsides"] = [e for e in data["hexsides"] if e["features"]]
+    without_features(data, ("trail", "ditch"))
     grid = next(iter(base.grids().values()))
     taken = {tuple(sorted(e["hexes"])) for e in data["hexsides"]}
     free = sorted({tuple(sorted((grid.id(h), grid.id(n)))) for h in grid.hexes()
