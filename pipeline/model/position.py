@@ -37,6 +37,8 @@ class PositionUnit(Model):
     steps: int | None = Field(None, ge=0)
     flags: list[Name] = Field([], description="standing state: exited_beach, out_of_supply, ...")
     transported_by: str | None = Field(None, description="id of the unit carrying it (002)")
+    overruns: int = Field(0, ge=0, description="overruns it made earlier this phase, which"
+                          " the rules profile's overrun.per_phase counts (Cobra 003 §5.5.1)")
 
     @model_validator(mode="after")
     def _where(self) -> Self:

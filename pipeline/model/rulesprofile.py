@@ -1106,8 +1106,8 @@ class OverrunRules(Model):
     per_phase: list[OverrunLimit] = Field([], description="how many overruns a phase a unit"
                                           " makes at most, by the first entry that selects it"
                                           " (none: no limit); a path checked as an overrun"
-                                          " counts the hexes it overruns, the position saying"
-                                          " nothing of those made before it")
+                                          " counts the hexes it overruns and those the"
+                                          " position's 'overruns' says the unit made before")
     cite: Cite = ""
     note: Note = ""
 

@@ -25,6 +25,7 @@ from pipeline.model.folder import MAP_FILE, RULES_FILE
 from pipeline.rules.errors import RulesError
 from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.situation import (
+    OVERRUNS_MADE,
     Chart,
     GameMap,
     Marker,
@@ -146,7 +147,8 @@ def _position(position: Position | None, manifest: UnitManifest | None, grid: He
         data: dict[str, Any] = {flag: True for flag in [*spec.flags, *placed.flags]}
         data.update({"type": spec.type, "size": spec.size, "nationality": spec.nationality,
                      "formation": spec.formation, "name": spec.name,
-                     "transported_by": placed.transported_by})
+                     "transported_by": placed.transported_by,
+                     OVERRUNS_MADE: placed.overruns or None})
         ma = spec.movement
         units.append(Unit(
             id=spec.id, side=spec.side, hex=h, unit_class=spec.unit_class or "",

@@ -47,7 +47,7 @@ from pipeline.rules.explain import who
 from pipeline.rules.movement import Move, MoveQuery
 from pipeline.rules.numbering import numbering
 from pipeline.rules.select import any_holds, moving_class, moving_classes, selects
-from pipeline.rules.situation import Unit
+from pipeline.rules.situation import OVERRUNS_MADE, Unit
 from pipeline.rules.stacking import (
     counted_markers,
     hex_limit_words,
@@ -575,20 +575,25 @@ class Kernel(System):
     def _overrun_limit(self, engine: Engine, query: MoveQuery, move: Move) -> Verdict | None:
         """``overrun.per_phase``: a unit that made its overruns this phase makes no more
         (003 §5.5.1: two for armored, panzer and panzer-grenadier divisions, one for a US
-        truck-mechanized infantry division). Counted along the path: the position does not
-        say how many the unit made before it."""
+        truck-mechanized infantry division). Those made before the path are the
+        position's ``overruns`` (none if it does not say), those on it are counted along it;
+        each unit making the overrun is held to its own limit."""
         rules = engine.profile.overrun
         assert rules is not None
-        limit = next((r for r in rules.per_phase if selects(engine, r, query.unit)), None)
-        if limit is None:
-            return None
-        made = sum(w.startswith(OVERRAN) for w in move.memory)
-        if made < limit.count:
-            return None
-        return Verdict(False, engine.cite(limit.cite, rules.cite), None,
-                       f"{query.unit.id} has made its {limit.count} overrun"
-                       f"{'s' if limit.count != 1 else ''} this phase ({_whos([limit])}"
-                       f" make at most {limit.count})")
+        on_path = sum(w.startswith(OVERRAN) for w in move.memory)
+        for u in self.carriers(engine, query):
+            limit = next((r for r in rules.per_phase if selects(engine, r, u)), None)
+            if limit is None:
+                continue
+            before = int(u.get(OVERRUNS_MADE, 0))
+            if before + on_path < limit.count:
+                continue
+            earlier = f", {before} before this move" if before else ""
+            return Verdict(False, engine.cite(limit.cite, rules.cite), None,
+                           f"{u.id} has made its {limit.count} overrun"
+                           f"{'s' if limit.count != 1 else ''} this phase{earlier}"
+                           f" ({_whos([limit])} make at most {limit.count})")
+        return None
 
     def _overrun_zoc_refused(self, engine: Engine, query: MoveQuery, move: Move,
                              to: Hex) -> Verdict | None:

@@ -21,8 +21,8 @@ from pipeline.model import RulesProfile
 from pipeline.rules.errors import RulesError
 from pipeline.rules.numbering import Numbering
 
-__all__ = ["Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit", "mixed_names",
-           "refuse_mixed_hexes"]
+__all__ = ["OVERRUNS_MADE", "Chart", "GameMap", "Marker", "MixedHexes", "Situation", "Unit",
+           "mixed_names", "refuse_mixed_hexes"]
 
 #: What a position loader does with a hex holding units of both sides: refuse the position
 #: (a typed position or a case: a typing error), or keep it and report that hex (a VASSAL
@@ -31,6 +31,9 @@ MixedHexes = Literal["refuse", "report"]
 
 Cost = float | str | None | dict[str, Any]
 _NONE: frozenset[str] = frozenset()
+#: A unit's value for the overruns it made earlier this phase (a position's ``overruns``, a
+#: case's unit key of that name), which ``overrun.per_phase`` counts (003 §5.5.1).
+OVERRUNS_MADE = "overruns"
 _RULES_MEMOS = 4  # a map's memos of what the rules work out from it, at most
 
 

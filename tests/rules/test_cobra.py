@@ -569,6 +569,34 @@ def test_an_armored_division_overruns_at_most_twice_a_phase_003_s5_5_1() -> None
     assert "made its 2 overruns this phase" in third.reason
 
 
+def test_overruns_made_before_the_path_count_towards_the_limit_003_s5_5_1() -> None:
+    """The two overruns a phase of an armored division (5.5.1) count those it made earlier in
+    the phase (the unit's ``overruns``): after one, the path may overrun G but not H; after
+    two, not even G. A division that says nothing made none."""
+    units = [unit("G", "german", "0201"), unit("H", "german", "0301")]
+    one = engine(7, 1, [armoured("0101", ma=20, overruns=1), *units])
+    assert overrun(one, "A", "0101", "0201").verdict.legal
+    second = overrun(one, "A", "0101", "0201", "0301").verdict
+    assert (second.legal, second.rule, second.at) == (False, "003 §5.5.1", "0301")
+    assert "made its 2 overruns this phase, 1 before this move" in second.reason
+    both = overrun(engine(7, 1, [armoured("0101", ma=20, overruns=2), *units]),
+                   "A", "0101", "0201").verdict
+    assert (both.legal, both.rule, both.at) == (False, "003 §5.5.1", "0201")
+    assert overrun(engine(7, 1, [armoured("0101", ma=20), *units]),
+                   "A", "0101", "0201", "0301").verdict.legal
+
+
+def test_each_division_in_a_stack_is_held_to_its_own_overrun_limit_003_s5_5_1() -> None:
+    """Two armored divisions overrun together: the one that made its two this phase stops the
+    stack, though the other has made none (each division's limit is its own, 5.5.1)."""
+    spent = unit("B", "allied", "0101", ma=20, cls="mechanized", size="division", overruns=2)
+    e = engine(7, 1, [armoured("0101", ma=20), spent, unit("G", "german", "0201")])
+    verdict = e.check_path(["A", "B"], [e.grid.hex("0101"), e.grid.hex("0201")],
+                           overrun=True).verdict
+    assert (verdict.legal, verdict.rule, verdict.at) == (False, "003 §5.5.1", "0201")
+    assert verdict.reason.startswith("B has made its 2 overruns this phase, 2 before")
+
+
 def test_a_truck_mechanized_infantry_division_overruns_once_003_s5_5_1_s5_8_2() -> None:
     """A US infantry division with a truck marker "may perform an overrun in the initial
     movement phase" (5.8.2), "only one" a phase (5.5.1); without the marker it may not."""

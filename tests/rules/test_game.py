@@ -56,6 +56,29 @@ def test_position_naming_an_unknown_unit_is_refused(game):
     assert str(err.value).startswith(f"{path}: units[10].id: unknown unit '99/99'")
 
 
+def test_a_position_s_overruns_made_reach_the_rules_003_s5_5_1(game):
+    """A unit's ``overruns`` (made earlier this phase) is what ``overrun.per_phase`` counts
+    with the path's own (Cobra 003 §5.5.1, tests/rules/test_cobra.py); none said, none made."""
+    def edit(doc):
+        doc["units"][1]["overruns"] = 2
+    situation = load_game(game, _position(game, edit))
+    made = {u.id: u.get("overruns") for u in situation.units}
+    assert list(made.values()).count(2) == 1 and made[situation.units[1].id] == 2
+    assert all(v is None for k, v in made.items() if k != situation.units[1].id)
+
+
+@pytest.mark.parametrize(("value", "says"), [(-1, "must be >= 0, got -1"),
+                                             ("2", "a whole number")])
+def test_a_position_s_overruns_of_the_wrong_kind_are_refused(game, value, says):
+    def edit(doc):
+        doc["units"][0]["overruns"] = value
+    path = _position(game, edit)
+    with pytest.raises(DataError) as err:
+        load_game(game, path)
+    assert str(err.value).startswith(f"{path}: units[0].overruns: ")
+    assert says in str(err.value)
+
+
 def test_position_with_a_hex_off_the_map_is_refused(game):
     def edit(doc):
         doc["units"][1]["hex"] = "3099"
