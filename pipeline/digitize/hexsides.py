@@ -24,7 +24,9 @@ read as the legend's ink is: it is no feature.
   close to the hexside (5% of a hex), and its ground and texture may show
   anywhere in the band (a coast or a town wandering off the hexside): neither
   is a line. The feature is there when 60% of the places show it (a bridge's
-  middle excused).
+  middle excused), or 35% where the line runs on from both of its ends (a
+  town's name or a symbol printed over a river hides the rest of it: a line
+  along hexsides does not stop for one hexside and start again).
 * **across** (``kind: "across"``, roads, railroads): see
   :mod:`~pipeline.digitize.crossings`.
 
@@ -56,7 +58,7 @@ from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sideconfidence import Kind, LineKind, absences, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
-from pipeline.hexgrid import Hexside
+from pipeline.hexgrid import AXIAL_DIRECTIONS, Hex, Hexside
 from pipeline.workers import begun
 
 __all__ = ["ALONG_BAND", "HexsideReading", "detect_hexsides", "read_hexsides"]
@@ -69,6 +71,7 @@ ALONG_BAND = 0.1  # half width of the band read along a hexside, in hex widths
 _ALONG_T = np.linspace(0.15, 0.85, 10)
 _ALONG_S = np.linspace(-ALONG_BAND, ALONG_BAND, 9)
 _ALONG_MIN = 0.6
+_ALONG_GAP = 0.35  # share of places enough on a hexside whose line runs on from both ends
 _CORE = 0.03  # half width of a hexside's core, in hex widths: under any line printed along it
 _SPILL = 0.05  # how far from the hexside the neighbouring fill blurs, in hex widths
 _MARK_REACH = 0.2  # share of a hexside either side of its middle a mark may hide
@@ -191,7 +194,7 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
     traces: dict[str, tuple[LineKind, F64]] = {}
     for name, s in shown.items():
         share = np.nan_to_num(_share(s, s | ~hidden, least=4))
-        _add(found, geo.sides, share >= _ALONG_MIN, name, "along", share)
+        _add(found, geo.sides, _runs_on(geo.sides, share), name, "along", share)
         # Where both grounds are the line's colour, no share of places says it is not there.
         unseen = reader.hides(to_lab(np.array(features[name].colours, float))).all(axis=0)
         trace = paired(tinted[name], (slice(None),)).mean(axis=1)
@@ -310,6 +313,39 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
         traced[name] = mass >= _MASS_FLOOR
         out[name] = wide & traced[name] & read.dominant(name, along)
     return out, traced
+
+
+def _runs_on(sides: list[Hexside], share: F64) -> B:
+    """The hexsides a line along them is read on: those where ``_ALONG_MIN`` of the places
+    show it, and those showing it at ``_ALONG_GAP`` whose two ends each meet another
+    hexside where it is read so (the rest hidden under a name or a symbol).
+
+    >>> from pipeline.hexgrid import Hex
+    >>> run = [Hexside(Hex(0, 0), Hex(1, 0)), Hexside(Hex(1, -1), Hex(1, 0)),
+    ...        Hexside(Hex(1, -1), Hex(2, -1)), Hexside(Hex(2, -2), Hex(2, -1))]
+    >>> _runs_on(run, np.array([0.9, 0.4, 0.9, 0.3])).tolist()
+    [True, True, True, False]
+    >>> _runs_on(run[:3], np.array([0.9, 0.4, 0.0])).tolist()
+    [True, False, False]
+    """
+    strong = share >= _ALONG_MIN
+    out = strong.copy()
+    index = {frozenset((s.a, s.b)): i for i, s in enumerate(sides)}
+
+    def shown(a: Hex, b: Hex) -> bool:
+        j = index.get(frozenset((a, b)))
+        return j is not None and bool(strong[j])
+
+    for i in np.nonzero(~strong & (share >= _ALONG_GAP))[0]:
+        a, b = sides[i].a, sides[i].b
+        corners = set(_around(a)) & set(_around(b))
+        out[i] = len(corners) == 2 and all(shown(a, c) or shown(b, c) for c in corners)
+    return out
+
+
+def _around(h: Hex) -> list[Hex]:
+    """The six hexes around ``h`` on the lattice, on the map or not."""
+    return [Hex(h.q + dq, h.r + dr) for dq, dr in AXIAL_DIRECTIONS]
 
 
 def _on_hexside(read: Reading) -> Reading:

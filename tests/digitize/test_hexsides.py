@@ -167,6 +167,45 @@ def test_a_bridge_is_recorded_with_what_it_spans_and_carries(plain):
     assert found[("0403", "0504")] == {"bridge", "river", "trail"}
 
 
+def _label_over(drawn: Drawn, a: str, b: str, text: str) -> np.ndarray:
+    """The map with a place name on a white ground printed over the middle of hexside a/b
+    (two fifths of its length)."""
+    grid = drawn.fit.grid
+    geo = side_geometry(drawn.fit)
+    i = next(k for k, s in enumerate(geo.sides) if {grid.id(s.a), grid.id(s.b)} == {a, b})
+    p, q = geo.ends[i]
+    along = q - p
+    across = np.array([-along[1], along[0]]) / np.linalg.norm(along) * 0.12 * drawn.fit.hex_width
+    lo, hi = p + along * 0.3, p + along * 0.7
+    ground = np.rint([lo - across, hi - across, hi + across, lo + across]).astype(np.int32)
+    image = drawn.image.copy()
+    cv2.fillPoly(image, [ground], (250, 250, 246), cv2.LINE_AA)
+    x, y = ground.min(axis=0)
+    cv2.putText(image, text, (int(x), int((lo[1] + hi[1]) / 2) + 3), cv2.FONT_HERSHEY_PLAIN,
+                0.6, INK, 1, cv2.LINE_AA)
+    return image
+
+
+def test_a_river_runs_on_under_a_name_printed_over_it():
+    """A town's name on its white ground hides the middle of a river hexside (the foreign
+    icons map's 0520/0619): the river runs on from both of its ends, so the hexside is read
+    as river; the same name over a river of that one hexside alone is not read."""
+    drawn = drawn_map()
+    grid = drawn.fit.grid
+    image = _label_over(drawn, "0405", "0506", "Kessel")
+    # A river of one hexside, elsewhere, under the same name.
+    geo = side_geometry(drawn.fit)
+    i = next(k for k, s in enumerate(geo.sides) if {grid.id(s.a), grid.id(s.b)} == {"0805", "0905"})
+    p, q = geo.ends[i]
+    cv2.line(image, tuple(np.rint(p).astype(int)), tuple(np.rint(q).astype(int)), RIVER, 3,
+             cv2.LINE_AA)
+    image = _label_over(Drawn(image, drawn.fit, drawn.truth), "0805", "0905", "Kessel")
+    found = _read(Drawn(image, drawn.fit, drawn.truth))
+    river = {k for k, v in found.items() if "river" in v}
+    assert ("0405", "0506") in river
+    assert river == {k for k, v in drawn.truth.items() if "river" in v}
+
+
 def test_confidences_come_with_every_reading():
     drawn = drawn_map()
     legend = legend_from_data(LEGEND, "legend.json")
