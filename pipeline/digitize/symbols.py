@@ -65,6 +65,7 @@ _LEAST = 6  # pixels a symbol needs
 _LINE = 8.0  # Lab distance under which a pixel is its ground and some of a known line
 _MOSTLY = 0.8  # share of an example's pixels that, a known line's, make it no symbol
 _STROKE = 0.15  # hex widths under which a mask's strokes are a line's
+_LONG = 2.0  # times its stroke's width a line's mask is long, at least (a dot is not)
 _HOLE = 3  # points a mask must enclose to be a ring, not a line
 
 
@@ -351,14 +352,28 @@ def _lines_only(pixels: F32, ground: F32, lines: F32) -> bool:
 
 
 def _thin(mask: B, width: float) -> bool:
-    """Whether a mask is drawn like a line: strokes under ``width`` pixels, enclosing nothing.
+    """Whether a mask is drawn like a line: strokes under ``width`` pixels, enclosing nothing,
+    and longer than wide.
 
     A road through the centre, straight or bent there, is; a solid keep or
-    square is thicker, and a ring encloses its middle.
+    square is thicker, a ring encloses its middle, and a dot (a small town's
+    mark in a road's colour) is about as long as it is wide.
+
+    >>> dot = np.zeros((21, 21), bool)
+    >>> dot[9:13, 9:13] = True
+    >>> road = np.zeros((21, 21), bool)
+    >>> road[9:12, 2:19] = True
+    >>> _thin(dot, 6.0), _thin(road, 6.0)
+    (False, True)
     """
     shape = mask.astype(np.uint8)
     # A stroke of width w has its points at w/4 from its edge, typically.
-    if float(np.median(cv2.distanceTransform(shape, cv2.DIST_L2, 3)[mask])) * 4 > width:
+    stroke = float(np.median(cv2.distanceTransform(shape, cv2.DIST_L2, 3)[mask])) * 4
+    if stroke > width:
+        return False
+    ys, xs = np.nonzero(mask)
+    _, sides, _ = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    if max(sides) < _LONG * max(stroke, 1.0):
         return False
     outside = np.pad(1 - shape, 1, constant_values=1)
     cv2.floodFill(outside, None, (0, 0), 2)

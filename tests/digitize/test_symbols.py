@@ -115,6 +115,24 @@ def test_a_symbol_example_showing_only_a_road_is_one_clear_line(drawn):
     assert _found(image, fit, ["0305"]) == set(TOWNS)
 
 
+def test_a_small_mark_in_a_road_s_colour_is_a_symbol_not_a_road(drawn):
+    """A small town printed as a dot in the roads' colour (bocage's own photo sample, seed 1:
+    0209) is compact, not a line: the example is taken, and every such dot is found."""
+    from pipeline.digitize.colours import to_lab
+
+    image, fit = drawn
+    image = image.copy()
+    dots = ["0102", "0807", "0901"]
+    for h, c in zip(fit.grid.hexes(), fit.centres(fit.grid.hexes()), strict=True):
+        if fit.grid.id(h) in dots:
+            x, y = (int(v) for v in np.rint(c))
+            cv2.rectangle(image, (x - 2, y - 2), (x + 2, y + 2), (130, 70, 30), -1)
+    h, w = image.shape[:2]
+    road = to_lab(np.array([(130, 70, 30)], float))
+    found = read_symbols(image, fit, Light.flat(w, h), {"dot": ["0102"]}, "scan.png", road)
+    assert {fit.grid.id(x) for x in found} == set(dots)
+
+
 def test_the_symbols_found_are_painted_over_from_their_ground_for_the_terrain(drawn):
     from pipeline.digitize.colours import to_lab
 
