@@ -33,6 +33,7 @@ try:  # run as a script from bench/, or imported as bench.styles
         Figures,
         candidate,
         choose_samples,
+        choose_symbols,
         failed,
         figures,
         foreign_folder,
@@ -44,6 +45,7 @@ except ImportError:  # pragma: no cover
         Figures,
         candidate,
         choose_samples,
+        choose_symbols,
         failed,
         figures,
         foreign_folder,
@@ -61,6 +63,8 @@ def legend_of(sheet: SampleSheet, terrains: list[str]) -> dict[str, Any]:
         entry: dict[str, Any] = {"kind": feature.kind, "color": list(parse_hex_colour(printed))}
         if name in sheet.style.marks:
             entry["shape"] = "mark"
+        if name in sheet.style.ticked:
+            entry["ticks"] = True  # a railway printed with cross ticks, as the legend says
         features[name] = entry
     return {"kind": "legend", "default_terrain": sheet.data.default_terrain,
             "terrain": {t: None for t in terrains}, "features": features}
@@ -91,7 +95,7 @@ def read(name: str, seed: int, *, truth_grid: bool = False, **options: Any
                       method="truth") if truth_grid else None
     t0 = time.perf_counter()
     result = digitize_scan(scan.image, legend, grid=grid, samples=samples, fit=fit,
-                           **options)
+                           symbols=choose_symbols(truth, seed=seed), **options)
     return result, truth, time.perf_counter() - t0
 
 
