@@ -216,7 +216,10 @@ def _lone(hand: MapData, dig: MapData, key: SideKey, read_only: Iterable[str],
     for feature in read_only:
         kind = (hand.hexside_features.get(feature) or dig.hexside_features.get(feature))
         near = touching_sides(hand, key, kind.kind if kind is not None else "across")
-        if not any(feature in read.get(k, ()) for k in near):
+        # A line of its ink beside it is the same stroke read under another name (a road
+        # read as the railroad printed in its black, where the ticks do not show).
+        alike = _inked_alike(dig, feature, dig)
+        if not any(alike & read.get(k, frozenset()) for k in near):
             out[feature] = (f"read on this hexside alone, with no {feature} beside it in the"
                             " reading: a mark misread, or a stretch left out?")
     return out

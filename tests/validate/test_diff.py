@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from pipeline.errors import BocageError
@@ -319,6 +321,24 @@ def test_a_line_read_as_another_of_the_same_ink_is_a_check(demo_data, demo_map):
     found = [f for f in diff_maps(typed, map_from_data(demo_data)).findings
              if f.where == "1906/2006" and "road read" in f.message]
     assert [f.severity for f in found] == ["error"]
+
+
+def test_a_stretch_read_under_the_name_of_a_line_of_its_ink_is_not_alone(demo_data):
+    # A road left out on 0220/0321 (bocage's own photo sheet, where a railroad's ticks are
+    # under a pixel): the reading reads that stretch as the railroad printed in the road's
+    # ink, with the road beside it on 0121/0220. The same stroke under another name is no
+    # stretch alone: an alarm, not a check.
+    demo_data["hexside_features"]["railroad"] = {
+        **demo_data["hexside_features"]["road"], "note": "printed in the road's ink"}
+    reading = copy.deepcopy(demo_data)
+    demo_data["hexsides"].remove(side_entry(demo_data, "0220", "0321"))
+    side_entry(reading, "0220", "0321").update(features=["railroad"],
+                                                confidence={"railroad": 0.99})
+    found = {f.where: f for f in diff_maps(map_from_data(demo_data),
+                                           map_from_data(reading)).findings}
+    assert found["0220/0321"].severity in ("warning", "error")
+    assert "railroad read, not typed" in found["0220/0321"].message
+    assert "alone" not in found["0220/0321"].message
 
 
 def test_a_stretch_typed_alone_and_not_read_is_an_alarm(demo_data, demo_map):
