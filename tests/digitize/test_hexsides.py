@@ -180,8 +180,8 @@ def _label_over(drawn: Drawn, a: str, b: str, text: str) -> np.ndarray:
     ground = np.rint([lo - across, hi - across, hi + across, lo + across]).astype(np.int32)
     image = drawn.image.copy()
     cv2.fillPoly(image, [ground], (250, 250, 246), cv2.LINE_AA)
-    x, y = ground.min(axis=0)
-    cv2.putText(image, text, (int(x), int((lo[1] + hi[1]) / 2) + 3), cv2.FONT_HERSHEY_PLAIN,
+    left = int(ground[:, 0].min())
+    cv2.putText(image, text, (left, int((lo[1] + hi[1]) / 2) + 3), cv2.FONT_HERSHEY_PLAIN,
                 0.6, INK, 1, cv2.LINE_AA)
     return image
 
