@@ -16,6 +16,7 @@ from pipeline.model import RulesProfile, load_rules, rules_from_data
 from pipeline.rules.profilecheck import check_profile_keys
 from pipeline.rules.registry import reference_profile, registry
 from pipeline.rules.situation import (
+    OVERRUNS_MADE,
     Chart,
     GameMap,
     Marker,
@@ -125,6 +126,10 @@ def situation_from_case(data: dict[str, Any], where: str = "case",
     for i, u in enumerate(data.get("units", [])):
         place = f"{where}.units[{i}]"
         h = None if u.get("hex") is None else hex_at(u["hex"], f"{place}.hex")
+        made = u.get(OVERRUNS_MADE, 0)
+        if isinstance(made, bool) or not isinstance(made, int) or made < 0:
+            raise DataError(file, f"{place}.{OVERRUNS_MADE}", f"must be a whole number of 0 or"
+                            f" more (overruns made earlier this phase), got {made!r}")
         units.append(Unit(
             id=str(u["id"]), side=str(u["side"]), hex=h, unit_class=str(u.get("class", "")),
             ma=float(u.get("ma", 0)), steps=int(u.get("steps", 1)),

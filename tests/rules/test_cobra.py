@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.errors import DataError
 from pipeline.rules import Engine, case_from_data
 
 CHART: dict[str, Any] = {
@@ -584,6 +585,15 @@ def test_overruns_made_before_the_path_count_towards_the_limit_003_s5_5_1() -> N
     assert (both.legal, both.rule, both.at) == (False, "003 §5.5.1", "0201")
     assert overrun(engine(7, 1, [armoured("0101", ma=20), *units]),
                    "A", "0101", "0201", "0301").verdict.legal
+
+
+@pytest.mark.parametrize("made", ["1", -1, 1.5, None, True])
+def test_a_case_s_overruns_made_must_be_a_whole_number_003_s5_5_1(made: Any) -> None:
+    """A case unit's ``overruns`` (made earlier this phase, 5.5.1) is a count: anything else
+    is one located line, not a crash in the middle of a move."""
+    with pytest.raises(DataError, match=r"^case\.units\[0\]\.overruns: must be a whole number"
+                                        r" of 0 or more"):
+        engine(7, 1, [armoured("0101", ma=20, overruns=made), unit("G", "german", "0201")])
 
 
 def test_each_division_in_a_stack_is_held_to_its_own_overrun_limit_003_s5_5_1() -> None:
