@@ -24,10 +24,9 @@ read as the legend's ink is: it is no feature.
   close to the hexside (5% of a hex), and its ground and texture may show
   anywhere in the band (a coast or a town wandering off the hexside): neither
   is a line. The feature is there when 60% of the places show it (a bridge's
-  middle excused), or 35% where the line runs on from both of its ends, or
-  from both ends of the two hexsides in a row that show so little (a town's
-  name or a symbol printed over a river hides the rest of it: a line along
-  hexsides does not stop for a hexside or two and start again).
+  middle excused), or 35% where the line runs on from both of its ends (a
+  town's name or a symbol printed over a river hides the rest of it: a line
+  along hexsides does not stop for one hexside and start again).
 * **across** (``kind: "across"``, roads, railroads): see
   :mod:`~pipeline.digitize.crossings`.
 
@@ -41,7 +40,6 @@ does too; across, the crossing reader's trace. See
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -319,48 +317,29 @@ def _along(reader: LineReader, geo: SideGeometry, legend: Legend, along: list[st
 
 def _runs_on(sides: list[Hexside], share: F64) -> B:
     """The hexsides a line along them is read on: those where ``_ALONG_MIN`` of the places
-    show it, and those showing it at ``_ALONG_GAP`` between two ends where it is read so,
-    one hexside or two in a row (the rest hidden under a name or a symbol).
+    show it, and those showing it at ``_ALONG_GAP`` whose two ends each meet another
+    hexside where it is read so (the rest hidden under a name or a symbol).
 
     >>> from pipeline.hexgrid import Hex
     >>> run = [Hexside(Hex(0, 0), Hex(1, 0)), Hexside(Hex(1, -1), Hex(1, 0)),
-    ...        Hexside(Hex(1, -1), Hex(2, -1)), Hexside(Hex(2, -2), Hex(2, -1)),
-    ...        Hexside(Hex(2, -2), Hex(3, -2))]
-    >>> _runs_on(run, np.array([0.9, 0.4, 0.9, 0.3, 0.9])).tolist()
-    [True, True, True, False, True]
-    >>> _runs_on(run, np.array([0.9, 0.4, 0.4, 0.9, 0.0])).tolist()
-    [True, True, True, True, False]
-    >>> _runs_on(run, np.array([0.9, 0.4, 0.4, 0.4, 0.9])).tolist()
-    [True, False, False, False, True]
+    ...        Hexside(Hex(1, -1), Hex(2, -1)), Hexside(Hex(2, -2), Hex(2, -1))]
+    >>> _runs_on(run, np.array([0.9, 0.4, 0.9, 0.3])).tolist()
+    [True, True, True, False]
+    >>> _runs_on(run[:3], np.array([0.9, 0.4, 0.0])).tolist()
+    [True, False, False]
     """
     strong = share >= _ALONG_MIN
-    weak = ~strong & (share >= _ALONG_GAP)
+    out = strong.copy()
     index = {frozenset((s.a, s.b)): i for i, s in enumerate(sides)}
 
-    def ends(i: int) -> list[tuple[Hex, Hex, Hex]]:
+    def shown(a: Hex, b: Hex) -> bool:
+        j = index.get(frozenset((a, b)))
+        return j is not None and bool(strong[j])
+
+    for i in np.nonzero(~strong & (share >= _ALONG_GAP))[0]:
         a, b = sides[i].a, sides[i].b
-        return [(a, b, c) for c in set(_around(a)) & set(_around(b))]
-
-    def others(i: int, corner: tuple[Hex, Hex, Hex]) -> list[int]:
-        pairs = (frozenset(p) for p in itertools.combinations(corner, 2))
-        return [j for p in pairs if (j := index.get(p, i)) != i]
-
-    def held(i: int, corner: tuple[Hex, Hex, Hex]) -> bool:
-        return any(strong[j] for j in others(i, corner))
-
-    def far_held(j: int, corner: tuple[Hex, Hex, Hex]) -> bool:
-        return any(held(j, c) for c in ends(j) if set(c) != set(corner))
-
-    out = strong.copy()
-    for i in np.nonzero(weak)[0].tolist():
-        corners = ends(i)
-        if len(corners) != 2:
-            continue
-        at = [held(i, c) for c in corners]
-        # Both ends on the line, or one, and the next hexside on hidden too up to the line.
-        out[i] = all(at) or any(
-            at[1 - k] and any(weak[j] and far_held(j, c) for j in others(i, c))
-            for k, c in enumerate(corners))
+        corners = set(_around(a)) & set(_around(b))
+        out[i] = len(corners) == 2 and all(shown(a, c) or shown(b, c) for c in corners)
     return out
 
 

@@ -206,22 +206,6 @@ def test_a_river_runs_on_under_a_name_printed_over_it():
     assert river == {k for k, v in drawn.truth.items() if "river" in v}
 
 
-def test_a_river_runs_on_under_a_name_over_two_hexsides_in_a_row():
-    """A name on its white ground over two river hexsides in a row (the foreign icons
-    map's Kessel, 0506/0605 and 0605/0606): both are read, the river running on from the
-    far ends of the two; over three in a row, the middle of a river is no longer read."""
-    drawn = drawn_map()
-    image = drawn.image
-    for a, b in (("0405", "0506"), ("0406", "0506")):
-        image = _label_over(Drawn(image, drawn.fit, drawn.truth), a, b, "Kessel")
-    river = {k for k, v in _read(Drawn(image, drawn.fit, drawn.truth)).items() if "river" in v}
-    assert river == {k for k, v in drawn.truth.items() if "river" in v}
-    image = _label_over(Drawn(image, drawn.fit, drawn.truth), "0406", "0507", "Kessel")
-    river = {k for k, v in _read(Drawn(image, drawn.fit, drawn.truth)).items() if "river" in v}
-    hidden = {("0405", "0506"), ("0406", "0506"), ("0406", "0507")}
-    assert river == {k for k, v in drawn.truth.items() if "river" in v} - hidden
-
-
 def test_confidences_come_with_every_reading():
     drawn = drawn_map()
     legend = legend_from_data(LEGEND, "legend.json")
