@@ -109,6 +109,11 @@ class HexsideReading:
     absent_evidence
         Hexside -> line feature name -> the kind of line and its trace (NaN
         where the ground would hide it), which ``absent`` is calibrated from.
+    drawn
+        Hexside -> line feature name -> confidence that a line of its ink crosses
+        there, where the line's name is less sure than that: lines of one ink (a
+        road and a railroad in one black) are told apart by their ticks, and
+        ``features`` holds the name's confidence.
     """
 
     features: dict[Hexside, dict[str, float]]
@@ -116,6 +121,7 @@ class HexsideReading:
     absent: dict[Hexside, dict[str, float]] = field(default_factory=dict)
     absent_evidence: dict[Hexside, dict[str, tuple[LineKind, float]]] = field(
         default_factory=dict)
+    drawn: dict[Hexside, dict[str, float]] = field(default_factory=dict)
 
     def names(self) -> dict[Hexside, tuple[str, ...]]:
         """Hexside -> the names of the features on it, sorted (those with any)."""
@@ -199,13 +205,18 @@ def read_hexsides(image: NDArray[np.uint8], fit: GridFit, legend: Legend, light:
         unseen = reader.hides(to_lab(np.array(features[name].colours, float))).all(axis=0)
         trace = paired(tinted[name], (slice(None),)).mean(axis=1)
         traces[name] = ("along", np.where(unseen, np.nan, trace))
+    drawn: dict[Hexside, dict[str, float]] = {}
     for k, name in enumerate(across):
         _add(found, geo.sides, cross.feature == k, name, "across", cross.share * cross.clarity)
         traces[name] = ("across", cross.trace[:, k])
+        for i in np.nonzero((cross.feature == k) & (cross.clarity < 1.0))[0].tolist():
+            line = confidence("across", cross.share[i])
+            if line > confidence("across", cross.share[i] * cross.clarity[i]):
+                drawn.setdefault(geo.sides[i], {})[name] = line
     sure = {side: {n: confidence(kind, value) for n, (kind, value) in f.items()}
             for side, f in found.items()}
     traced, unsure = _absent(geo.sides, found, traces)
-    return HexsideReading(sure, found, unsure, traced)
+    return HexsideReading(sure, found, unsure, traced, drawn)
 
 
 def _absent(sides: list[Hexside], found: Found, traces: dict[str, tuple[LineKind, F64]]

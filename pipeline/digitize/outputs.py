@@ -84,7 +84,8 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
               game: str = "digitized", title: str | None = None, board: str = "map",
               source: str | None = None,
               confidence: Mapping[Hexside, Mapping[str, float]] | None = None,
-              hex_features: Mapping[Hex, tuple[str, ...]] | None = None) -> MapData:
+              hex_features: Mapping[Hex, tuple[str, ...]] | None = None,
+              drawn: Mapping[Hexside, Mapping[str, float]] | None = None) -> MapData:
     """The map document of a digitization.
 
     Parameters
@@ -99,6 +100,9 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
         Hexside -> feature -> how sure its reading is, recorded with each hexside.
     hex_features
         Hex -> the symbols found on it (towns), recorded as hex features.
+    drawn
+        Hexside -> line -> how sure the reading is that a line of its ink crosses there,
+        where its name is less sure (``HexsideReading.drawn``), recorded with each hexside.
     """
     grid = fit.grid
     marks = dict(hex_features or {})
@@ -129,7 +133,8 @@ def build_map(fit: GridFit, terrain: Mapping[Hex, HexTerrain],
                                   if t.probabilities else {}),
                                **({"features": list(marks[h])} if h in marks else {})}
                   for h, t in terrain.items()},
-        "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side))
+        "hexsides": [_hexside_entry(grid, side, names, (confidence or {}).get(side),
+                                    (drawn or {}).get(side))
                      for side, names in sorted(hexsides.items())],
     }
     if marks:
@@ -214,9 +219,12 @@ def _absences(legend: Legend, absent: Mapping[Hexside, Mapping[str, float]]
 
 
 def _hexside_entry(grid: HexGrid, side: Hexside, names: tuple[str, ...],
-                   confidence: Mapping[str, float] | None = None) -> dict[str, Any]:
+                   confidence: Mapping[str, float] | None = None,
+                   drawn: Mapping[str, float] | None = None) -> dict[str, Any]:
     sure = ({"confidence": {n: round(float(confidence[n]), 3) for n in names if n in confidence}}
             if confidence else {})
+    if drawn and any(n in drawn for n in names):
+        sure["drawn"] = {n: round(float(drawn[n]), 3) for n in names if n in drawn}
     if grid.contains(side.a) and grid.contains(side.b):
         return {"hexes": sorted((grid.id(side.a), grid.id(side.b))), "features": list(names),
                 **sure}

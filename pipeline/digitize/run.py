@@ -234,10 +234,12 @@ def digitize_scan(image: NDArray[np.uint8] | str | Path, legend: Legend | str | 
     reading = read_hexsides(pixels, fit, legend_, light, fills)
     sides = reading.names()
     confidence = {s: dict(sorted(f.items())) for s, f in reading.features.items() if s in sides}
+    drawn = {s: dict(sorted(f.items())) for s, f in reading.drawn.items() if s in sides}
     tell("map")
     on_scan = rescale.fit_out(fit)
     doc = build_map(on_scan, terrain, sides, legend_, game=game, title=title, board=board,
-                    source=source, confidence=confidence, hex_features=marks)
+                    source=source, confidence=confidence, hex_features=marks,
+                    drawn=drawn)
     if absence:
         doc = with_absence(doc, legend_, reading.absent)
     tell("done")

@@ -220,6 +220,12 @@ class HexsideEntry(Model):
     confidence: dict[str, Fraction] | None = Field(
         None, description="how sure the digitizer's reading of each feature is (digitized maps)"
     )
+    drawn: dict[str, Fraction] | None = Field(
+        None, description="how sure the digitizer is that a line of each feature's ink crosses"
+        " here, where it is less sure of the line's name (a road and a railroad printed in one"
+        " ink are told apart by the railroad's ticks; `confidence` is the name's) (digitized"
+        " maps)"
+    )
     absent: dict[str, Fraction] | None = Field(
         None, description="how sure the digitizer's reading is that each line named is not on"
         " this hexside, where it saw a trace of the line's colour (0.5: the ground would hide"

@@ -120,6 +120,7 @@ def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles,
     crossing = {b: "the map types no bridge and its rule puts one on every road over a"
                 " river: type it if this map lists them" for b in roles.bridges}
     absence = absence_confidence(dig)
+    drawn = {side.key(): side.drawn for side in dig.hexsides if side.drawn}
     places = named_places(hand)
     pairs: list[SidePair] = []
     found: list[tuple[str, bool, Finding]] = []
@@ -139,8 +140,26 @@ def side_findings(hand: MapData, dig: MapData, sure: float, roles: Roles,
                                  **(off_map if key in outline else {})},
                                 absence.at(key),
                                 _unseen_beside(hand, key, mine - theirs, mine_sides,
-                                               their_sides))
+                                               their_sides),
+                                _drawn_untyped(dig, drawn.get(key, {}), mine))
     return pairs, found
+
+
+def _drawn_untyped(dig: MapData, drawn: dict[str, float], typed: frozenset[str]
+                   ) -> dict[str, tuple[float, str]]:
+    """The lines the reading is surer are drawn on a hexside than what they are called
+    (``HexsideEntry.drawn``), where no line of their ink is typed there: each with how sure
+    the reading is of the line, and the other lines of its ink it may be.
+
+    A road left out where the reading sees a stroke of the road's black but cannot tell
+    by the ticks whether it is the road or the railroad is a line left out all the same.
+    """
+    out = {}
+    for feature, sure in drawn.items():
+        alike = _inked_alike(dig, feature, dig)
+        if not alike & typed:
+            out[feature] = (sure, " or ".join(sorted(alike - {feature})))
+    return out
 
 
 def _cited(the_map: MapData, feature: str) -> str:
@@ -151,7 +170,8 @@ def _cited(the_map: MapData, feature: str) -> str:
 def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[str],
                    theirs: frozenset[str], sure: float,
                    confidence: dict[str, float], untyped: dict[str, str] | None = None,
-                   absent: dict[str, float] | None = None, unseen: dict[str, str] | None = None
+                   absent: dict[str, float] | None = None, unseen: dict[str, str] | None = None,
+                   drawn: dict[str, tuple[float, str]] | None = None
                    ) -> list[tuple[str, bool, Finding]]:
     """Each feature the two maps disagree on: (feature, typed by hand, finding).
 
@@ -162,7 +182,9 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
     reading's confidence that each line it did not read is not there
     (:func:`absence_confidence`): a line typed where the reading is sure there is none
     is as much a disagreement as one read where none was typed, unless ``unseen`` says
-    why the reading may not see it there (:func:`_unseen_beside`).
+    why the reading may not see it there (:func:`_unseen_beside`). A line read where no
+    line of its ink was typed is judged by how sure the reading is of the line, not of
+    its name, where ``drawn`` gives that (:func:`_drawn_untyped`).
     """
     hexes = side_hexes(hand, key)
     name = side_name(key)
@@ -181,6 +203,12 @@ def _side_findings(hand: MapData, dig: MapData, key: SideKey, mine: frozenset[st
             sev = band_severity(conf, sure)
             why = (f" (read as absent at confidence {conf:.2f})" if typed
                    else f" (read at confidence {conf:.2f})")
+        line = None if typed else (drawn or {}).get(feature)
+        if line is not None and conf is not None and line[0] > conf:
+            sev = band_severity(line[0], sure)
+            why = (f" (a line of its ink read at confidence {line[0]:.2f}; that it is the"
+                   f" {feature}, not the {line[1]}, at {conf:.2f})")
+            conf = line[0]
         rule = _cited(hand, feature) or _cited(dig, feature)
         if not rule:
             sev = at_most(sev, "warning")  # no rule cites it: it decides less

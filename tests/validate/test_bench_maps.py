@@ -171,3 +171,30 @@ def test_on_the_halftone_reading_a_terrain_it_sees_none_of_is_named():
               and _typed_as(e) not in (reading.hexes[e.hexes[0]].fractions or {})]
     assert len(unseen) >= 200
     assert [e for e, named in unseen if not named] == []
+
+
+@pytest.mark.slow
+def test_on_the_own_photo_reading_a_road_left_out_under_an_unsure_name_is_named(tmp_path):
+    # bocage's own photo sheet prints its roads and railways in one black, with ticks
+    # under a pixel: the reader is sure of a stroke on some hexsides and not of its name
+    # (`drawn` above `confidence`). A road or railway left out there is a line left out
+    # whatever it is called: an alarm naming the line's confidence, not a look.
+    from bench.validate_bench import own_reading
+
+    reading, truth, grid = own_reading("photo", 0, truth_grid=False, cache=tmp_path)
+    unsure = {side.key(): side for side in reading.hexsides if side.drawn and any(
+        v > (side.confidence or {}).get(f, 0.0) for f, v in side.drawn.items())}
+    lines = {tuple(sorted(s["hexes"])): set(s["features"]) for s in truth["hexsides"]}
+    left_out = sorted(k for k in unsure if lines.get(k, set()) & {"road", "railroad"})
+    assert left_out, "no hexside whose line the reading is surer of than of its name"
+    doc = typed_map(truth, grid, "own photo")
+    clean = validate_data(doc, file="typed.json", against=reading)
+    for key in left_out:
+        typed = json.loads(json.dumps(doc))
+        typed["hexsides"] = [s for s in typed["hexsides"]
+                             if tuple(sorted(s.get("hexes", ()))) != key]
+        where = "/".join(key)
+        found = [f for f in validate_data(typed, file="typed.json", against=reading).findings
+                 if f.where == where and f not in clean.findings]
+        assert any(f.severity in ALARMS and "a line of its ink read" in f.message
+                   for f in found), (where, found)

@@ -341,6 +341,28 @@ def test_a_stretch_read_under_the_name_of_a_line_of_its_ink_is_not_alone(demo_da
     assert "alone" not in found["0220/0321"].message
 
 
+def test_a_line_left_out_is_judged_by_how_sure_the_reading_is_of_the_line(demo_data):
+    # A road left out on 0220/0321, where the reading sees a stroke of the road's ink at
+    # 0.99 but names it road at 0.00 (its tie share at the map's split between roads and
+    # railroads: bocage's own photo sheet): a line is there whatever it is called, an error.
+    # Typed as the railroad instead, it stays a look (the reading may have taken the one
+    # for the other).
+    demo_data["hexside_features"]["railroad"] = {
+        **demo_data["hexside_features"]["road"], "note": "printed in the road's ink"}
+    reading = copy.deepcopy(demo_data)
+    side_entry(reading, "0220", "0321").update(confidence={"road": 0.0}, drawn={"road": 0.99})
+    demo_data["hexsides"].remove(side_entry(demo_data, "0220", "0321"))
+    found = {f.where: f for f in diff_maps(map_from_data(demo_data),
+                                           map_from_data(reading)).findings}
+    assert (found["0220/0321"].severity, found["0220/0321"].confidence) == ("error", 0.99)
+    assert ("a line of its ink read at confidence 0.99; that it is the road, not the"
+            " railroad, at 0.00") in found["0220/0321"].message
+    demo_data["hexsides"].append({"hexes": ["0220", "0321"], "features": ["railroad"]})
+    read = [f for f in diff_maps(map_from_data(demo_data), map_from_data(reading)).findings
+            if f.where == "0220/0321" and "road read, not typed" in f.message]
+    assert [(f.severity, f.confidence) for f in read] == [("check", 0.0)]
+
+
 def test_a_stretch_typed_alone_and_not_read_is_an_alarm(demo_data, demo_map):
     # A road typed on 0101/0102 alone (no road on any other side of either hex, typed or
     # read), and not read: typed on the wrong hexside, more likely than printed so. A
