@@ -158,7 +158,8 @@ def _drawn_untyped(dig: MapData, drawn: dict[str, float], typed: frozenset[str]
     for feature, sure in drawn.items():
         alike = _inked_alike(dig, feature, dig)
         if not alike & typed:
-            out[feature] = (sure, " or ".join(sorted(alike - {feature})))
+            others = " or ".join(sorted(alike - {feature})) or "another line of its ink"
+            out[feature] = (sure, others)
     return out
 
 
