@@ -58,7 +58,7 @@ from pipeline.digitize.screen import descreen, screen_period
 from pipeline.digitize.sideconfidence import Kind, LineKind, absences, confidence
 from pipeline.digitize.sidegeometry import SideGeometry, side_geometry
 from pipeline.errors import DataError
-from pipeline.hexgrid import AXIAL_DIRECTIONS, Hex, Hexside
+from pipeline.hexgrid import Hex, Hexside, ring
 from pipeline.workers import begun
 
 __all__ = ["ALONG_BAND", "HexsideReading", "detect_hexsides", "read_hexsides"]
@@ -349,14 +349,9 @@ def _runs_on(sides: list[Hexside], share: F64) -> B:
 
     for i in np.nonzero(~strong & (share >= _ALONG_GAP))[0]:
         a, b = sides[i].a, sides[i].b
-        corners = set(_around(a)) & set(_around(b))
+        corners = set(ring(a, 1)) & set(ring(b, 1))
         out[i] = len(corners) == 2 and all(shown(a, c) or shown(b, c) for c in corners)
     return out
-
-
-def _around(h: Hex) -> list[Hex]:
-    """The six hexes around ``h`` on the lattice, on the map or not."""
-    return [Hex(h.q + dq, h.r + dr) for dq, dr in AXIAL_DIRECTIONS]
 
 
 def _on_hexside(read: Reading) -> Reading:

@@ -127,7 +127,6 @@ def sample_map(orientation: Orientation | str = "flat", cols: int = 16, rows: in
     return map_from_data(data, "<sample>")
 
 
-
 def without_features(data: dict[str, Any], names: Iterable[str]) -> None:
     """Take the hexside features ``names`` out of a map document (its JSON data), in place:
     out of its vocabulary and off every hexside. A hexside keeps its other features (a
@@ -146,6 +145,7 @@ def without_features(data: dict[str, Any], names: Iterable[str]) -> None:
     for entry in data["hexsides"]:
         entry["features"] = [f for f in entry["features"] if f not in gone]
     data["hexsides"] = [e for e in data["hexsides"] if e["features"]]
+
 
 def _patches(grid: HexGrid, hexes: list[Hex], rng: np.random.Generator,
              names: Sequence[str] = ("woods", "rough", "marsh", "water", "town"),
